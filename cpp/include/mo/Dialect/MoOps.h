@@ -1,0 +1,34 @@
+//===- MoOps.h - mo dialect operations --------------------------*- C++ -*-===//
+#ifndef MO_DIALECT_MOOPS_H
+#define MO_DIALECT_MOOPS_H
+
+#include "mo/Dialect/MoDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::mo {
+/// Result type of an elementwise binary op: numpy broadcasting of the dims;
+/// element types and devices must agree.
+LogicalResult inferBinaryElementwiseTypes(std::optional<Location> loc,
+                                          ValueRange operands,
+                                          SmallVectorImpl<Type> &inferred);
+/// Folds an elementwise binary op: constant operands, and identities such
+/// as `x + 0` or `x * 1` that leave the type unchanged.
+OpFoldResult foldBinaryElementwise(Operation *op, Attribute lhs, Attribute rhs);
+} // namespace mlir::mo
+
+#define GET_OP_CLASSES
+#include "Mo/MoOps.h.inc"
+
+namespace mlir::mo {
+/// Registers the mo dialect and its interfaces.
+void registerMoDialect(DialectRegistry &registry);
+} // namespace mlir::mo
+
+#endif // MO_DIALECT_MOOPS_H

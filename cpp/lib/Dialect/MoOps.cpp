@@ -1,0 +1,317 @@
+//===- MoOps.cpp - mo operations: syntax and verification -----------------===//
+
+#include "mo/Dialect/MoOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::mo;
+
+#define GET_OP_CLASSES
+#include "Mo/MoOps.cpp.inc"
+
+/// Prints a type into a string for diagnostics.
+static std::string str(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+/// Dims and element type of a tensor or buffer type.
+static std::optional<std::pair<ArrayRef<Attribute>, Type>>
+getDimsAndElementType(Type type) {
+  if (auto t = dyn_cast<mo::TensorType>(type))
+    return std::make_pair(t.getDims(), t.getElementType());
+  if (auto b = dyn_cast<BufferType>(type))
+    return std::make_pair(b.getDims(), b.getElementType());
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// GraphOp
+//===----------------------------------------------------------------------===//
+
+void GraphOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                    FunctionType type, ArrayRef<StringRef> parameters) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name),
+                     TypeAttr::get(type));
+  if (!parameters.empty())
+    state.addAttribute(getParametersAttrName(state.name),
+                       builder.getStrArrayAttr(parameters));
+  state.addRegion();
+}
+
+SmallVector<StringRef> GraphOp::getParameterNames() {
+  SmallVector<StringRef> names;
+  if (ArrayAttr params = getParametersAttr())
+    for (Attribute p : params)
+      names.push_back(cast<StringAttr>(p).getValue());
+  return names;
+}
+
+ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  (void)impl::parseOptionalVisibilityKeyword(parser, result.attributes);
+  StringAttr nameAttr;
+  if (parser.parseSymbolName(nameAttr, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
+    return failure();
+
+  // Declared symbolic dims: `@name<batch, seq>`.
+  if (succeeded(parser.parseOptionalLess())) {
+    SmallVector<Attribute> params;
+    if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+          StringRef name;
+          if (parser.parseKeyword(&name))
+            return failure();
+          params.push_back(builder.getStringAttr(name));
+          return success();
+        }) ||
+        parser.parseGreater())
+      return failure();
+    result.addAttribute(getParametersAttrName(result.name),
+                        builder.getArrayAttr(params));
+  }
+
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+  SmallVector<Type> argTypes =
+      llvm::map_to_vector(args, [](auto &a) { return a.type; });
+  result.addAttribute(
+      getFunctionTypeAttrName(result.name),
+      TypeAttr::get(builder.getFunctionType(argTypes, resultTypes)));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  call_interface_impl::addArgAndResultAttrs(
+      builder, result, args, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
+
+  Region *body = result.addRegion();
+  OptionalParseResult parsed =
+      parser.parseOptionalRegion(*body, args, /*enableNameShadowing=*/false);
+  if (parsed.has_value() && failed(*parsed))
+    return failure();
+  return success();
+}
+
+void GraphOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  if (auto visibility = getSymVisibility())
+    p << *visibility << ' ';
+  p.printSymbolName(getSymName());
+  if (ArrayAttr params = getParametersAttr()) {
+    p << '<';
+    llvm::interleaveComma(params, p, [&](Attribute a) {
+      p << cast<StringAttr>(a).getValue();
+    });
+    p << '>';
+  }
+  function_interface_impl::printFunctionSignature(
+      p, *this, getArgumentTypes(), /*isVariadic=*/false, getResultTypes());
+  function_interface_impl::printFunctionAttributes(
+      p, *this,
+      {getParametersAttrName(), getSymVisibilityAttrName(),
+       getFunctionTypeAttrName(), getArgAttrsAttrName(),
+       getResAttrsAttrName()});
+  if (!getBody().empty()) {
+    p << ' ';
+    p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                  /*printBlockTerminators=*/true);
+  }
+}
+
+LogicalResult GraphOp::verify() {
+  llvm::SmallDenseSet<StringAttr> declared;
+  if (ArrayAttr params = getParametersAttr()) {
+    for (Attribute p : params) {
+      auto name = cast<StringAttr>(p);
+      if (failed(verifyDim([&] { return emitOpError(); }, name)))
+        return failure();
+      if (!declared.insert(name).second)
+        return emitOpError("declares symbolic dim '")
+               << name.getValue() << "' twice";
+    }
+  }
+  // Every symbolic dim of the signature must be declared.
+  auto checkType = [&](Type type, StringRef what, unsigned i) -> LogicalResult {
+    auto dimsAndType = getDimsAndElementType(type);
+    if (!dimsAndType)
+      return success();
+    llvm::SetVector<StringAttr> used;
+    for (Attribute dim : dimsAndType->first)
+      collectDimSymbols(dim, used);
+    for (StringAttr name : used)
+      if (!declared.contains(name))
+        return emitOpError() << what << " " << i << " uses symbolic dim '"
+                             << name.getValue()
+                             << "' which is not declared in the graph's "
+                                "parameters (`@"
+                             << getSymName() << "<" << name.getValue()
+                             << ">`)";
+    return success();
+  };
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
+    if (failed(checkType(type, "argument", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(getResultTypes()))
+    if (failed(checkType(type, "result", i)))
+      return failure();
+  if (isExternal())
+    return emitOpError("must have a body");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OutputOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OutputOp::verify() {
+  auto graph = (*this)->getParentOfType<GraphOp>();
+  ArrayRef<Type> results = graph.getResultTypes();
+  if (getNumOperands() != results.size())
+    return emitOpError("has ")
+           << getNumOperands() << " operands, but the enclosing graph @"
+           << graph.getSymName() << " returns " << results.size();
+  for (auto [i, operand, expected] :
+       llvm::enumerate(getOperandTypes(), results))
+    if (operand != expected)
+      return emitOpError("operand ")
+             << i << " has type " << operand
+             << ", but the enclosing graph returns " << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CallOp
+//===----------------------------------------------------------------------===//
+
+/// Unifies a callee dim with the caller's, binding the callee's declared
+/// symbolic parameters. Returns false on a mismatch.
+static bool bindDim(Attribute callee, Attribute caller,
+                    const llvm::SmallDenseSet<StringAttr> &params,
+                    llvm::DenseMap<StringAttr, Attribute> &bindings) {
+  if (auto name = dyn_cast<StringAttr>(callee); name && params.contains(name)) {
+    auto [it, inserted] = bindings.try_emplace(name, caller);
+    return inserted || it->second == caller;
+  }
+  return substituteDimSymbols(callee, bindings) == caller;
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto graph =
+      symbolTable.lookupNearestSymbolFrom<GraphOp>(*this, getCalleeAttr());
+  if (!graph)
+    return emitOpError("'@")
+           << getCallee() << "' does not reference a valid mo.graph";
+  ArrayRef<Type> inputs = graph.getArgumentTypes();
+  ArrayRef<Type> results = graph.getResultTypes();
+  if (getNumOperands() != inputs.size())
+    return emitOpError("passes ")
+           << getNumOperands() << " operands, but @" << getCallee()
+           << " takes " << inputs.size();
+  if (getNumResults() != results.size())
+    return emitOpError("has ")
+           << getNumResults() << " results, but @" << getCallee()
+           << " returns " << results.size();
+
+  llvm::SmallDenseSet<StringAttr> params;
+  for (StringRef p : graph.getParameterNames())
+    params.insert(StringAttr::get(getContext(), p));
+  llvm::DenseMap<StringAttr, Attribute> bindings;
+  // Types agree up to the callee's symbolic parameters, which the operands
+  // bind consistently; the results must then match exactly.
+  auto matches = [&](Type calleeType, Type callerType) {
+    if (calleeType == callerType)
+      return true;
+    auto callee = getDimsAndElementType(calleeType);
+    auto caller = getDimsAndElementType(callerType);
+    if (!callee || !caller || calleeType.getTypeID() != callerType.getTypeID() ||
+        callee->second != caller->second ||
+        callee->first.size() != caller->first.size())
+      return false;
+    for (auto [d, c] : llvm::zip(callee->first, caller->first))
+      if (!bindDim(d, c, params, bindings))
+        return false;
+    return true;
+  };
+  for (auto [i, type, expected] : llvm::enumerate(getOperandTypes(), inputs))
+    if (!matches(expected, type))
+      return emitOpError("operand ")
+             << i << " has type " << type << ", which does not match @"
+             << getCallee() << "'s argument type " << expected;
+  for (auto [i, type, expected] : llvm::enumerate(getResultTypes(), results))
+    if (!matches(expected, type))
+      return emitOpError("result ")
+             << i << " has type " << type << ", but @" << getCallee()
+             << " returns " << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp, ConstantExternalOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  auto type = cast<mo::TensorType>(getType());
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (!type.hasStaticShape())
+    return emitOpError("result type ")
+           << type << " must have a static shape";
+  if (valueType.getShape() != ArrayRef<int64_t>(type.getStaticShape()))
+    return emitOpError("value shape ")
+           << valueType << " does not match result type " << type;
+  if (valueType.getElementType() != type.getElementType())
+    return emitOpError("value element type ")
+           << valueType.getElementType()
+           << " does not match result element type " << type.getElementType();
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult ConstantExternalOp::verify() {
+  if (getName().empty())
+    return emitOpError("requires a non-empty weight name");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
+                                ValueRange operands,
+                                SmallVectorImpl<Type> &inferred) {
+  auto lhs = dyn_cast<mo::TensorType>(operands[0].getType());
+  auto rhs = dyn_cast<mo::TensorType>(operands[1].getType());
+  if (!lhs || !rhs)
+    return emitOptionalError(loc, "operands must be !mo.tensor values");
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOptionalError(loc, "operands have different element types: ",
+                             lhs.getElementType(), " vs ",
+                             rhs.getElementType(),
+                             " (cast one of them explicitly)");
+  if (lhs.getDevice() != rhs.getDevice())
+    return emitOptionalError(loc, "operands are on different devices: ",
+                             str(lhs), " vs ", str(rhs));
+  auto dims = broadcastDims(lhs.getDims(), rhs.getDims(), [&] {
+    return loc ? emitError(*loc) : InFlightDiagnostic();
+  });
+  if (failed(dims))
+    return failure();
+  inferred.push_back(mo::TensorType::get(lhs.getContext(), *dims,
+                                     lhs.getElementType(), lhs.getDevice()));
+  return success();
+}

@@ -1,0 +1,182 @@
+//===- MoOps.td - mo dialect operations --------------------*- tablegen -*-===//
+//
+// Structural ops (graphs, calls, constants, chains) are written by hand here;
+// op families (elementwise, ...) are generated from tables in their own files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MO_OPS_TD
+#define MO_OPS_TD
+
+include "Mo/MoBase.td"
+include "Mo/MoTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Graphs and calls
+//===----------------------------------------------------------------------===//
+
+def Mo_GraphOp : Mo_Op<"graph", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove, Symbol]> {
+  let summary = "A named tensor graph: the unit of tracing, calling and compiling";
+  let description = [{
+    A function-like symbol whose body computes its results from its
+    arguments. Symbolic dims used in the signature are declared after the
+    name; the public graph is the entry point, private graphs are subgraphs
+    reached through `mo.call`.
+
+    ```mlir
+    mo.graph @step<batch>(%x: !mo.tensor<[batch, 2], f32>)
+        -> !mo.tensor<[batch, 2], f32> {
+      %c = mo.constant dense<3.0> : tensor<f32> : !mo.tensor<[], f32>
+      %y = mo.mul(%x, %c) : (!mo.tensor<[batch, 2], f32>, !mo.tensor<[], f32>)
+          -> !mo.tensor<[batch, 2], f32>
+      mo.output %y : !mo.tensor<[batch, 2], f32>
+    }
+    ```
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    TypeAttrOf<FunctionType>:$function_type,
+    OptionalAttr<StrAttr>:$sym_visibility,
+    OptionalAttr<StrArrayAttr>:$parameters,
+    OptionalAttr<DictArrayAttr>:$arg_attrs,
+    OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+      "::mlir::FunctionType":$type,
+      CArg<"::llvm::ArrayRef<::llvm::StringRef>", "{}">:$parameters)>];
+  let extraClassDeclaration = [{
+    /// Symbolic dim names declared on the graph (`@f<batch, seq>`).
+    ::llvm::SmallVector<::llvm::StringRef> getParameterNames();
+
+    //===- CallableOpInterface / FunctionOpInterface ----------------------===//
+    ::mlir::Region *getCallableRegion() {
+      return isExternal() ? nullptr : &getBody();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    bool isDeclaration() { return isExternal(); }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Mo_OutputOp : Mo_Op<"output", [
+    Pure, HasParent<"GraphOp">, ReturnLike, Terminator]> {
+  let summary = "Returns the results of the enclosing graph";
+  let description = [{
+    ```mlir
+    mo.output %y, %z : !mo.tensor<[4], f32>, !mo.tensor<[], si64>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let hasVerifier = 1;
+}
+
+def Mo_CallOp : Mo_Op<"call", [
+    CallOpInterface, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Calls a (shared) graph";
+  let description = [{
+    Calls `@callee` with the given operands. The callee's symbolic parameters
+    are bound from the operand types, so one subgraph serves every caller
+    whose shapes fit. `prefix` is prepended to the names of the external
+    constants (weights) the callee reads: `layers.0.` + `w` = `layers.0.w`.
+
+    ```mlir
+    %y = mo.call @block(%x) {prefix = "layers.0."}
+        : (!mo.tensor<[8], f32>) -> !mo.tensor<[8], f32>
+    ```
+  }];
+  let arguments = (ins
+    FlatSymbolRefAttr:$callee,
+    Variadic<AnyType>:$operands,
+    OptionalAttr<StrAttr>:$prefix,
+    OptionalAttr<DictArrayAttr>:$arg_attrs,
+    OptionalAttr<DictArrayAttr>:$res_attrs);
+  let results = (outs Variadic<AnyType>);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// The prefix applied to weight names inside the callee ("" if none).
+    ::llvm::StringRef getPrefixOrEmpty() {
+      return getPrefix() ? *getPrefix() : ::llvm::StringRef();
+    }
+    operand_range getArgOperands() { return getOperands(); }
+    ::mlir::MutableOperandRange getArgOperandsMutable() {
+      return getOperandsMutable();
+    }
+    ::mlir::CallInterfaceCallable getCallableForCallee() {
+      return (*this)->getAttrOfType<::mlir::SymbolRefAttr>("callee");
+    }
+    void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
+      (*this)->setAttr("callee", ::llvm::cast<::mlir::SymbolRefAttr>(
+                                     callee.get<::mlir::SymbolRefAttr>()));
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and chains
+//===----------------------------------------------------------------------===//
+
+def Mo_ConstantOp : Mo_Op<"constant", [ConstantLike, Pure]> {
+  let summary = "A tensor constant baked into the graph";
+  let description = [{
+    ```mlir
+    %c = mo.constant dense<[1.0, 2.0]> : tensor<2xf32> : !mo.tensor<[2], f32>
+    ```
+    The value's shape and element type must equal the (static) result's.
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Mo_ConstantExternalOp : Mo_Op<"constant.external", [Pure]> {
+  let summary = "A named weight supplied when the graph is compiled";
+  let description = [{
+    Reads the external constant `name` (a weight bound once per compiled
+    graph). `placeholder` marks a name declared by a subgraph body, which the
+    calling `mo.call`'s `prefix` completes when it is inlined.
+
+    ```mlir
+    %w = mo.constant.external "w" placeholder : !mo.tensor<[1], f32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, UnitAttr:$isPlaceholder);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $name (`placeholder` $isPlaceholder^)? attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Mo_ChainCreateOp : Mo_Op<"chain.create", [Pure]> {
+  let summary = "Starts a chain of side effects";
+  let description = [{
+    ```mlir
+    %0 = mo.chain.create
+    ```
+  }];
+  let results = (outs Mo_ChainType:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+include "Mo/MoElementwise.td"
+
+#endif // MO_OPS_TD

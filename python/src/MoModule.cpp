@@ -1,0 +1,177 @@
+//===- MoModule.cpp - Python bindings of the mo types ---------------------===//
+//
+// `mo._mlir._mlir_libs._moDialects`: TensorType, BufferType, ChainType, dim
+// construction and the registration hook `_site_initialize_0` calls.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mo-c/Dialects.h"
+
+#include "mlir-c/IR.h"
+#include "mlir/Bindings/Python/Diagnostics.h"
+#include "mlir/Bindings/Python/IRCore.h"
+#include "mlir/Bindings/Python/Nanobind.h"
+#include "mlir/Bindings/Python/NanobindAdaptors.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace nanobind::literals;
+using namespace mlir::python::nanobind_adaptors;
+
+namespace mlir::python::MLIR_BINDINGS_PYTHON_DOMAIN::mo {
+
+/// Methods shared by TensorType and BufferType.
+template <typename Derived, bool IsBuffer>
+struct ShapedTypeBinding : PyConcreteType<Derived> {
+  using Base = PyConcreteType<Derived>;
+  using Base::Base;
+
+  static void bindDerived(typename Base::ClassTy &c) {
+    c.def_static(
+        "get",
+        [](const std::vector<PyAttribute> &dims, const PyType &elementType,
+           const std::string &deviceKind, int64_t deviceId,
+           DefaultingPyLocation loc) {
+          CollectDiagnosticsToStringScope scope(mlirLocationGetContext(loc));
+          std::vector<MlirAttribute> raw(dims.begin(), dims.end());
+          MlirType type = moShapedTypeGetChecked(
+              loc, IsBuffer, raw.size(), raw.data(), elementType,
+              mlirStringRefCreate(deviceKind.data(), deviceKind.size()),
+              deviceId);
+          if (mlirTypeIsNull(type))
+            throw nb::value_error(scope.takeMessage().c_str());
+          return Derived(loc->getContext(), type);
+        },
+        "dims"_a, "element_type"_a, "device_kind"_a = "", "device_id"_a = 0,
+        "loc"_a = nb::none(),
+        "Builds the type from dim attributes (see `dim_*`), an element type "
+        "and an optional device ('cpu'/'gpu', id).");
+    c.def_prop_ro("rank",
+                  [](Derived &self) { return moShapedTypeGetRank(self); });
+    c.def_prop_ro("dims", [](Derived &self) {
+      std::vector<PyAttribute> dims;
+      for (intptr_t i = 0, e = moShapedTypeGetRank(self); i < e; ++i)
+        dims.emplace_back(self.getContext(), moShapedTypeGetDim(self, i));
+      return dims;
+    });
+    c.def_prop_ro("element_type", [](Derived &self) {
+      return PyType(self.getContext(), moShapedTypeGetElementType(self))
+          .maybeDownCast();
+    });
+    c.def_prop_ro("device", [](Derived &self) -> std::optional<std::string> {
+      MlirStringRef kind = moShapedTypeGetDeviceKind(self);
+      if (!kind.length)
+        return std::nullopt;
+      return std::string(kind.data, kind.length) + ":" +
+             std::to_string(moShapedTypeGetDeviceId(self));
+    });
+  }
+};
+
+struct TensorType : ShapedTypeBinding<TensorType, false> {
+  static constexpr IsAFunctionTy isaFunction = moTypeIsATensor;
+  static constexpr GetTypeIDFunctionTy getTypeIdFunction =
+      moTensorTypeGetTypeID;
+  static constexpr const char *pyClassName = "TensorType";
+  using ShapedTypeBinding::ShapedTypeBinding;
+};
+
+struct BufferType : ShapedTypeBinding<BufferType, true> {
+  static constexpr IsAFunctionTy isaFunction = moTypeIsABuffer;
+  static constexpr GetTypeIDFunctionTy getTypeIdFunction =
+      moBufferTypeGetTypeID;
+  static constexpr const char *pyClassName = "BufferType";
+  using ShapedTypeBinding::ShapedTypeBinding;
+};
+
+struct ChainType : PyConcreteType<ChainType> {
+  static constexpr IsAFunctionTy isaFunction = moTypeIsAChain;
+  static constexpr GetTypeIDFunctionTy getTypeIdFunction =
+      moChainTypeGetTypeID;
+  static constexpr const char *pyClassName = "ChainType";
+  using Base::Base;
+
+  static void bindDerived(ClassTy &c) {
+    c.def_static(
+        "get",
+        [](DefaultingPyMlirContext context) {
+          return ChainType(context->getRef(),
+                           moChainTypeGet(context.get()->get()));
+        },
+        "context"_a = nb::none());
+  }
+};
+
+static void populateModule(nb::module_ &m) {
+  TensorType::bind(m);
+  BufferType::bind(m);
+  ChainType::bind(m);
+
+  m.def(
+      "dim_static",
+      [](int64_t size, DefaultingPyMlirContext context) {
+        return PyAttribute(context->getRef(),
+                           moDimGetStatic(context.get()->get(), size))
+            .maybeDownCast();
+      },
+      "size"_a, "context"_a = nb::none(), "A static dim.");
+  m.def(
+      "dim_unknown",
+      [](DefaultingPyMlirContext context) {
+        return PyAttribute(context->getRef(),
+                           moDimGetUnknown(context.get()->get()))
+            .maybeDownCast();
+      },
+      "context"_a = nb::none(), "The unknown dim `?`.");
+  m.def(
+      "dim_symbolic",
+      [](const std::string &name, DefaultingPyMlirContext context) {
+        return PyAttribute(
+                   context->getRef(),
+                   moDimGetSymbolic(context.get()->get(),
+                                    mlirStringRefCreate(name.data(),
+                                                        name.size())))
+            .maybeDownCast();
+      },
+      "name"_a, "context"_a = nb::none(), "A symbolic dim.");
+  m.def(
+      "dim_expr",
+      [](const std::string &op, PyAttribute &lhs, PyAttribute &rhs) {
+        static const char *ops[] = {"add", "sub", "mul", "floordiv", "mod"};
+        for (int kind = 0; kind < 5; ++kind)
+          if (op == ops[kind])
+            return PyAttribute(lhs.getContext(),
+                               moDimGetExpr(kind, lhs, rhs))
+                .maybeDownCast();
+        throw nb::value_error(
+            ("unknown dim operator '" + op +
+             "', expected add, sub, mul, floordiv or mod")
+                .c_str());
+      },
+      "op"_a, "lhs"_a, "rhs"_a,
+      "`lhs <op> rhs`, folded where possible (x*1 -> x, 2*3 -> 6).");
+  m.def(
+      "dim_str",
+      [](PyAttribute &dim) {
+        PyPrintAccumulator acc;
+        moDimPrint(dim, acc.getCallback(), acc.getUserData());
+        return acc.join();
+      },
+      "dim"_a, "The dim as written in a type: `batch * seq`.");
+
+  m.def("register_dialects", [](MlirDialectRegistry registry) {
+    moRegisterDialects(registry);
+  });
+  // Passes are registered once per process, like upstream's.
+  moRegisterPasses();
+}
+
+} // namespace mlir::python::MLIR_BINDINGS_PYTHON_DOMAIN::mo
+
+NB_MODULE(_moDialects, m) {
+  m.doc() = "mo dialect types and registration";
+  mlir::python::MLIR_BINDINGS_PYTHON_DOMAIN::mo::populateModule(m);
+}
