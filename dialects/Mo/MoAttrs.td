@@ -38,6 +38,7 @@ def Mo_DimExprAttr : Mo_Attr<"DimExpr", "dim_expr"> {
   let parameters = (ins "DimExprKind":$kind, "::mlir::Attribute":$lhs,
                         "::mlir::Attribute":$rhs);
   let assemblyFormat = "`<` $kind `,` $lhs `,` $rhs `>`";
+  let genVerifyDecl = 1;
 }
 
 def Mo_DeviceAttr : Mo_Attr<"Device", "device"> {

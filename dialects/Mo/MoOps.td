@@ -89,9 +89,9 @@ def Mo_CallOp : Mo_Op<"call", [
     CallOpInterface, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "Calls a (shared) graph";
   let description = [{
-    Calls `@callee` with the given operands. The callee's symbolic parameters
-    are bound from the operand types, so one subgraph serves every caller
-    whose shapes fit. `prefix` is prepended to the names of the external
+    Calls `@callee` with the given operands, whose types must equal the
+    callee's argument types (symbolic dims included: a subgraph is traced
+    once per distinct input types). `prefix` is prepended to the names of the external
     constants (weights) the callee reads: `layers.0.` + `w` = `layers.0.w`.
 
     ```mlir

@@ -196,18 +196,6 @@ LogicalResult OutputOp::verify() {
 // CallOp
 //===----------------------------------------------------------------------===//
 
-/// Unifies a callee dim with the caller's, binding the callee's declared
-/// symbolic parameters. Returns false on a mismatch.
-static bool bindDim(Attribute callee, Attribute caller,
-                    const llvm::SmallDenseSet<StringAttr> &params,
-                    llvm::DenseMap<StringAttr, Attribute> &bindings) {
-  if (auto name = dyn_cast<StringAttr>(callee); name && params.contains(name)) {
-    auto [it, inserted] = bindings.try_emplace(name, caller);
-    return inserted || it->second == caller;
-  }
-  return substituteDimSymbols(callee, bindings) == caller;
-}
-
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto graph =
       symbolTable.lookupNearestSymbolFrom<GraphOp>(*this, getCalleeAttr());
@@ -225,33 +213,15 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << getNumResults() << " results, but @" << getCallee()
            << " returns " << results.size();
 
-  llvm::SmallDenseSet<StringAttr> params;
-  for (StringRef p : graph.getParameterNames())
-    params.insert(StringAttr::get(getContext(), p));
-  llvm::DenseMap<StringAttr, Attribute> bindings;
-  // Types agree up to the callee's symbolic parameters, which the operands
-  // bind consistently; the results must then match exactly.
-  auto matches = [&](Type calleeType, Type callerType) {
-    if (calleeType == callerType)
-      return true;
-    auto callee = getDimsAndElementType(calleeType);
-    auto caller = getDimsAndElementType(callerType);
-    if (!callee || !caller || calleeType.getTypeID() != callerType.getTypeID() ||
-        callee->second != caller->second ||
-        callee->first.size() != caller->first.size())
-      return false;
-    for (auto [d, c] : llvm::zip(callee->first, caller->first))
-      if (!bindDim(d, c, params, bindings))
-        return false;
-    return true;
-  };
+  // Types match exactly: a subgraph is traced per distinct input types, so
+  // inlining never has to rename symbolic dims.
   for (auto [i, type, expected] : llvm::enumerate(getOperandTypes(), inputs))
-    if (!matches(expected, type))
+    if (type != expected)
       return emitOpError("operand ")
-             << i << " has type " << type << ", which does not match @"
-             << getCallee() << "'s argument type " << expected;
+             << i << " has type " << type << ", but @" << getCallee()
+             << " expects " << expected;
   for (auto [i, type, expected] : llvm::enumerate(getResultTypes(), results))
-    if (!matches(expected, type))
+    if (type != expected)
       return emitOpError("result ")
              << i << " has type " << type << ", but @" << getCallee()
              << " returns " << expected;

@@ -312,6 +312,12 @@ bool mo::isSupportedElementType(Type type) {
                                                i.getWidth());
 }
 
+LogicalResult DimExprAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  DimExprKind, Attribute lhs, Attribute rhs) {
+  return success(succeeded(verifyDim(emitError, lhs)) &&
+                 succeeded(verifyDim(emitError, rhs)));
+}
+
 //===----------------------------------------------------------------------===//
 // DeviceAttr
 //===----------------------------------------------------------------------===//
