@@ -64,4 +64,59 @@ class Mo_BinaryElementwiseOp<Mo_BinaryOpInfo info>
 foreach info = Mo_BinaryOps in
   def Mo_ # info.CppName # Op : Mo_BinaryElementwiseOp<info>;
 
+//===----------------------------------------------------------------------===//
+// Unary ops
+//===----------------------------------------------------------------------===//
+
+class Mo_UnaryOpInfo<string mnemonic, string cppName, string summaryText,
+                     bit isFloatOnly = 0> {
+  string Mnemonic = mnemonic;
+  string CppName = cppName;
+  string Summary = summaryText;
+  bit FloatOnly = isFloatOnly;
+}
+
+// name, C++ class stem, summary, float-only.
+defvar Mo_UnaryOps = [
+  Mo_UnaryOpInfo<"abs", "Abs", "absolute value">,
+  Mo_UnaryOpInfo<"negative", "Negative", "negation">,
+  Mo_UnaryOpInfo<"relu", "Relu", "max(x, 0)">,
+  Mo_UnaryOpInfo<"ceil", "Ceil", "round up", 1>,
+  Mo_UnaryOpInfo<"cos", "Cos", "cosine", 1>,
+  Mo_UnaryOpInfo<"erf", "Erf", "error function", 1>,
+  Mo_UnaryOpInfo<"exp", "Exp", "e to the x", 1>,
+  Mo_UnaryOpInfo<"floor", "Floor", "round down", 1>,
+  Mo_UnaryOpInfo<"log", "Log", "natural logarithm", 1>,
+  Mo_UnaryOpInfo<"log1p", "Log1p", "log(1 + x)", 1>,
+  Mo_UnaryOpInfo<"round", "Round", "round half to even", 1>,
+  Mo_UnaryOpInfo<"rsqrt", "Rsqrt", "1 / sqrt(x)", 1>,
+  Mo_UnaryOpInfo<"sigmoid", "Sigmoid", "1 / (1 + exp(-x))", 1>,
+  Mo_UnaryOpInfo<"silu", "Silu", "x * sigmoid(x)", 1>,
+  Mo_UnaryOpInfo<"sin", "Sin", "sine", 1>,
+  Mo_UnaryOpInfo<"sqrt", "Sqrt", "square root", 1>,
+  Mo_UnaryOpInfo<"tanh", "Tanh", "hyperbolic tangent", 1>,
+  Mo_UnaryOpInfo<"trunc", "Trunc", "round toward zero", 1>,
+];
+
+def Mo_FloatTensor : Type<And<[
+    CPred<"::llvm::isa<::mlir::mo::TensorType>($_self)">,
+    CPred<"::llvm::isa<::mlir::FloatType>(::llvm::cast<::mlir::mo::TensorType>($_self).getElementType())">]>,
+    "mo tensor of floating-point values", "::mlir::mo::TensorType">;
+
+class Mo_UnaryElementwiseOp<Mo_UnaryOpInfo info>
+    : Mo_Op<info.Mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise " # info.Summary;
+  let description = [{
+    ```mlir
+    %y = mo.}] # info.Mnemonic # [{ %x : !mo.tensor<[batch, 2], f32>
+    ```
+  }];
+  let arguments = (ins !if(info.FloatOnly, Mo_FloatTensor, Mo_AnyTensor):$input);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($result))";
+}
+
+foreach info = Mo_UnaryOps in
+  def Mo_ # info.CppName # Op : Mo_UnaryElementwiseOp<info>;
+
 #endif // MO_ELEMENTWISE_TD

@@ -177,6 +177,114 @@ def Mo_ChainCreateOp : Mo_Op<"chain.create", [Pure]> {
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Linear algebra and shapes
+//===----------------------------------------------------------------------===//
+
+def Mo_MatmulOp : Mo_Op<"matmul", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Batched matrix product with numpy broadcasting";
+  let description = [{
+    `[..., M, K] x [..., K, N] -> [..., M, N]`; the leading (batch) dims
+    broadcast like numpy. Both operands have rank >= 2.
+
+    ```mlir
+    %y = mo.matmul(%x, %w) : (!mo.tensor<[batch, 4], f32>,
+        !mo.tensor<[4, 8], f32>) -> !mo.tensor<[batch, 8], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$lhs, Mo_AnyTensor:$rhs);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    `(` $lhs `,` $rhs `)` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Mo_ReshapeOp : Mo_Op<"reshape", [Pure]> {
+  let summary = "Reinterprets a tensor with a new shape of the same size";
+  let description = [{
+    The result type carries the new shape, whose dims may be expressions of
+    the operand's (`[batch * seq, 4]`).
+
+    ```mlir
+    %y = mo.reshape %x : !mo.tensor<[batch, seq, 4], f32>
+        -> !mo.tensor<[batch * seq, 4], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Mo_CastOp : Mo_Op<"cast", [Pure]> {
+  let summary = "Converts elements to another element type";
+  let description = [{
+    Numeric conversion like numpy's `astype` (floats truncate toward zero
+    when cast to integers; any non-zero value casts to true).
+
+    ```mlir
+    %y = mo.cast %x : !mo.tensor<[4], si32> -> !mo.tensor<[4], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+def Mo_AnyBuffer : Type<CPred<"::llvm::isa<::mlir::mo::BufferType>($_self)">,
+                        "mo buffer", "::mlir::mo::BufferType">;
+
+def Mo_MutableLoadOp : Mo_Op<"mutable.load", [
+    MemoryEffects<[MemRead]>]> {
+  let summary = "Reads the current contents of a buffer as a tensor";
+  let description = [{
+    ```mlir
+    %t = mo.mutable.load %buf : !mo.buffer<[4], f32> -> !mo.tensor<[4], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyBuffer:$buffer);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $buffer attr-dict `:` qualified(type($buffer)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Mo_MutableStoreOp : Mo_Op<"mutable.store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Writes a tensor into (a strided window of) a buffer";
+  let description = [{
+    Without `starts`, the value fills the whole buffer (same shape). With
+    `starts` and `steps` (one per dim), it fills the window
+    `buffer[starts[i] : starts[i] + steps[i] * size[i] : steps[i]]` where
+    `size` is the value's shape — `x[2:4] = v` in Python.
+
+    ```mlir
+    mo.mutable.store %v, %buf : !mo.tensor<[4], f32>, !mo.buffer<[4], f32>
+    mo.mutable.store %w, %buf[2][1] : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$value, Mo_AnyBuffer:$buffer,
+                       OptionalAttr<DenseI64ArrayAttr>:$starts,
+                       OptionalAttr<DenseI64ArrayAttr>:$steps);
+  let assemblyFormat = [{
+    $value `,` $buffer ($starts^ $steps)? attr-dict `:`
+    qualified(type($value)) `,` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
 include "Mo/MoElementwise.td"
 
 #endif // MO_OPS_TD

@@ -277,11 +277,165 @@ mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
     return emitOptionalError(loc, "operands are on different devices: ",
                              str(lhs), " vs ", str(rhs));
   auto dims = broadcastDims(lhs.getDims(), rhs.getDims(), [&] {
-    return loc ? emitError(*loc) : InFlightDiagnostic();
+    return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
   });
   if (failed(dims))
     return failure();
   inferred.push_back(mo::TensorType::get(lhs.getContext(), *dims,
                                      lhs.getElementType(), lhs.getDevice()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto lhs = dyn_cast<mo::TensorType>(operands[0].getType());
+  auto rhs = dyn_cast<mo::TensorType>(operands[1].getType());
+  if (!lhs || !rhs)
+    return emitOptionalError(loc, "operands must be !mo.tensor values");
+  if (lhs.getRank() < 2 || rhs.getRank() < 2)
+    return emitOptionalError(loc, "matmul operands must have rank >= 2, got ",
+                             formatDims(lhs.getDims()), " and ",
+                             formatDims(rhs.getDims()));
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOptionalError(loc, "operands have different element types: ",
+                             lhs.getElementType(), " vs ",
+                             rhs.getElementType(),
+                             " (cast one of them explicitly)");
+  if (lhs.getDevice() != rhs.getDevice())
+    return emitOptionalError(loc, "operands are on different devices: ",
+                             str(lhs), " vs ", str(rhs));
+  ArrayRef<Attribute> l = lhs.getDims(), r = rhs.getDims();
+  Attribute k1 = l.back(), k0 = r[r.size() - 2];
+  if (k1 != k0 && !isUnknownDim(k1) && !isUnknownDim(k0))
+    return emitOptionalError(loc, "contracting dims differ: ",
+                             formatDims(l), " @ ", formatDims(r));
+  auto batch = broadcastDims(l.drop_back(2), r.drop_back(2), [&] {
+    return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
+  });
+  if (failed(batch))
+    return failure();
+  SmallVector<Attribute> dims = *batch;
+  dims.push_back(l[l.size() - 2]);
+  dims.push_back(r.back());
+  inferred.push_back(mo::TensorType::get(lhs.getContext(), dims,
+                                         lhs.getElementType(),
+                                         lhs.getDevice()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp, CastOp
+//===----------------------------------------------------------------------===//
+
+/// The product of the dims, when all are static.
+static std::optional<int64_t> staticSize(ArrayRef<Attribute> dims) {
+  int64_t n = 1;
+  for (Attribute d : dims) {
+    if (!isStaticDim(d))
+      return std::nullopt;
+    n *= getStaticDimSize(d);
+  }
+  return n;
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = cast<mo::TensorType>(getInput().getType());
+  auto out = cast<mo::TensorType>(getType());
+  if (in.getElementType() != out.getElementType() ||
+      in.getDevice() != out.getDevice())
+    return emitOpError("must keep the element type and device, got ")
+           << in << " -> " << out;
+  auto a = staticSize(in.getDims()), b = staticSize(out.getDims());
+  if (a && b && *a != *b)
+    return emitOpError("cannot reshape ")
+           << formatDims(in.getDims()) << " (" << *a << " elements) to "
+           << formatDims(out.getDims()) << " (" << *b << " elements)";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult CastOp::verify() {
+  auto in = cast<mo::TensorType>(getInput().getType());
+  auto out = cast<mo::TensorType>(getType());
+  if (in.getDims() != out.getDims() || in.getDevice() != out.getDevice())
+    return emitOpError("must keep the shape and device, got ")
+           << in << " -> " << out;
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// MutableLoadOp, MutableStoreOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MutableLoadOp::verify() {
+  auto buffer = cast<BufferType>(getBuffer().getType());
+  auto result = cast<mo::TensorType>(getType());
+  if (buffer.getDims() != result.getDims() ||
+      buffer.getElementType() != result.getElementType() ||
+      buffer.getDevice() != result.getDevice())
+    return emitOpError("result ")
+           << result << " must have the buffer's shape, element type and "
+           << "device (" << buffer << ")";
+  return success();
+}
+
+LogicalResult MutableStoreOp::verify() {
+  auto buffer = cast<BufferType>(getBuffer().getType());
+  auto value = cast<mo::TensorType>(getValue().getType());
+  if (buffer.getElementType() != value.getElementType() ||
+      buffer.getDevice() != value.getDevice())
+    return emitOpError("value ")
+           << value << " must have the buffer's element type and device ("
+           << buffer << ")";
+  if (buffer.getRank() != value.getRank())
+    return emitOpError("value rank ")
+           << value.getRank() << " differs from buffer rank "
+           << buffer.getRank();
+  if (!getStarts()) {
+    if (getSteps())
+      return emitOpError("steps require starts");
+    if (buffer.getDims() != value.getDims())
+      return emitOpError("value shape ")
+             << formatDims(value.getDims())
+             << " must equal the buffer shape "
+             << formatDims(buffer.getDims()) << " (or give starts/steps)";
+    return success();
+  }
+  ArrayRef<int64_t> starts = *getStarts();
+  std::optional<ArrayRef<int64_t>> steps = getSteps();
+  if (!steps || starts.size() != buffer.getDims().size() ||
+      steps->size() != starts.size())
+    return emitOpError("needs one start and one step per buffer dim (")
+           << buffer.getRank() << ")";
+  for (auto [i, start, step, bdim, vdim] :
+       llvm::enumerate(starts, *steps, buffer.getDims(), value.getDims())) {
+    if (start < 0 || step < 1)
+      return emitOpError("dim ")
+             << i << ": start must be >= 0 and step >= 1, got start "
+             << start << " step " << step;
+    int64_t size = getStaticDimSize(bdim), count = getStaticDimSize(vdim);
+    if (size != ShapedType::kDynamic && count != ShapedType::kDynamic &&
+        count > 0 && start + (count - 1) * step >= size)
+      return emitOpError("dim ") << i << ": window of " << count
+                                 << " elements from " << start << " step "
+                                 << step << " exceeds size " << size;
+  }
   return success();
 }
