@@ -27,7 +27,7 @@ defvar Mo_BinaryOps = [
 ];
 
 class Mo_BinaryElementwiseOp<Mo_BinaryOpInfo info>
-    : Mo_Op<info.Mnemonic, !listconcat([Pure,
+    : Mo_Op<info.Mnemonic, !listconcat([Pure, Elementwise,
         DeclareOpInterfaceMethods<InferTypeOpInterface>], info.Traits)> {
   let summary = info.Summary # " with numpy broadcasting";
   let description = [{
@@ -104,7 +104,7 @@ def Mo_FloatTensor : Type<And<[
     "mo tensor of floating-point values", "::mlir::mo::TensorType">;
 
 class Mo_UnaryElementwiseOp<Mo_UnaryOpInfo info>
-    : Mo_Op<info.Mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Mo_Op<info.Mnemonic, [Pure, Elementwise, SameOperandsAndResultType]> {
   let summary = "elementwise " # info.Summary;
   let description = [{
     ```mlir

@@ -220,7 +220,7 @@ def Mo_ReshapeOp : Mo_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Mo_CastOp : Mo_Op<"cast", [Pure]> {
+def Mo_CastOp : Mo_Op<"cast", [Pure, Elementwise]> {
   let summary = "Converts elements to another element type";
   let description = [{
     Numeric conversion like numpy's `astype` (floats truncate toward zero

@@ -1,0 +1,660 @@
+//===- MoToLinalg.cpp - mo graphs to func/linalg/tensor/arith/math --------===//
+//
+// A translation over each graph, in program order (lowering is a separate
+// interpreter over the IR): every mo op maps to upstream ops on builtin
+// tensors, with symbolic dims turned into `index` values computed once from
+// the function's arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mo/Conversion/Passes.h"
+#include "mo/Dialect/MoOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::mo {
+#define GEN_PASS_DEF_MOLOWERTOLINALG
+#include "Mo/MoPasses.h.inc"
+} // namespace mlir::mo
+
+using namespace mlir;
+using namespace mlir::mo;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// Builtin element type: signed/unsigned integers become signless.
+Type convertElementType(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), i.getWidth());
+  return type;
+}
+
+Type convertType(Type type) {
+  if (auto t = dyn_cast<mo::TensorType>(type))
+    return RankedTensorType::get(t.getStaticShape(),
+                                 convertElementType(t.getElementType()));
+  if (auto b = dyn_cast<BufferType>(type))
+    return MemRefType::get(b.getStaticShape(),
+                           convertElementType(b.getElementType()));
+  if (isa<ChainType>(type)) // Chains only order effects: a dummy i1.
+    return IntegerType::get(type.getContext(), 1);
+  return type;
+}
+
+MemRefType outParamType(mo::TensorType type) {
+  return MemRefType::get(type.getStaticShape(),
+                         convertElementType(type.getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar bodies of elementwise ops
+//===----------------------------------------------------------------------===//
+
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
+  if (isa<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value sigmoid(OpBuilder &b, Location loc, Value x) {
+  Value one = scalarConstant(b, loc, x.getType(), 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+}
+
+/// numpy-style `astype` between builtin scalar types; `srcUnsigned` and
+/// `dstUnsigned` carry the signedness the signless types lost.
+Value convertScalar(OpBuilder &b, Location loc, Value x, Type dst,
+                    bool srcUnsigned, bool dstUnsigned) {
+  Type src = x.getType();
+  if (src == dst)
+    return x;
+  auto srcInt = dyn_cast<IntegerType>(src), dstInt = dyn_cast<IntegerType>(dst);
+  auto srcFloat = dyn_cast<FloatType>(src), dstFloat = dyn_cast<FloatType>(dst);
+  if (dstInt && dstInt.getWidth() == 1) { // Anything non-zero is true.
+    Value zero = scalarConstant(b, loc, src, 0);
+    if (srcFloat)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
+  }
+  bool srcIsUnsigned = srcUnsigned || (srcInt && srcInt.getWidth() == 1);
+  if (srcFloat && dstFloat) {
+    if (srcFloat.getWidth() < dstFloat.getWidth())
+      return arith::ExtFOp::create(b, loc, dst, x);
+    if (srcFloat.getWidth() > dstFloat.getWidth())
+      return arith::TruncFOp::create(b, loc, dst, x);
+    // f16 <-> bf16: through f32.
+    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+    return arith::TruncFOp::create(b, loc, dst, wide);
+  }
+  if (srcInt && dstFloat)
+    return srcIsUnsigned ? Value(arith::UIToFPOp::create(b, loc, dst, x))
+                         : Value(arith::SIToFPOp::create(b, loc, dst, x));
+  if (srcFloat && dstInt)
+    return dstUnsigned ? Value(arith::FPToUIOp::create(b, loc, dst, x))
+                       : Value(arith::FPToSIOp::create(b, loc, dst, x));
+  if (srcInt.getWidth() < dstInt.getWidth())
+    return srcIsUnsigned ? Value(arith::ExtUIOp::create(b, loc, dst, x))
+                         : Value(arith::ExtSIOp::create(b, loc, dst, x));
+  return arith::TruncIOp::create(b, loc, dst, x);
+}
+
+/// The scalar computation of an elementwise mo op on converted scalars.
+/// `moElement` is the op's (first) operand element type, for signedness.
+FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
+                             ValueRange args, Type moElement) {
+  bool isFloat = isa<FloatType>(moElement);
+  bool isUnsigned = moElement.isUnsignedInteger() || moElement.isInteger(1);
+  Value x = args[0];
+  Value y = args.size() > 1 ? args[1] : Value();
+  using F = FailureOr<Value>;
+  return TypeSwitch<Operation *, F>(op)
+      .Case([&](AddOp) -> F {
+        return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                       : Value(arith::AddIOp::create(b, loc, x, y));
+      })
+      .Case([&](SubOp) -> F {
+        return isFloat ? Value(arith::SubFOp::create(b, loc, x, y))
+                       : Value(arith::SubIOp::create(b, loc, x, y));
+      })
+      .Case([&](MulOp) -> F {
+        return isFloat ? Value(arith::MulFOp::create(b, loc, x, y))
+                       : Value(arith::MulIOp::create(b, loc, x, y));
+      })
+      .Case([&](DivOp) -> F {
+        // Integer division floors, like numpy's `//` on integers.
+        if (isFloat)
+          return Value(arith::DivFOp::create(b, loc, x, y));
+        return isUnsigned ? Value(arith::DivUIOp::create(b, loc, x, y))
+                          : Value(arith::FloorDivSIOp::create(b, loc, x, y));
+      })
+      .Case([&](MaxOp) -> F {
+        if (isFloat)
+          return Value(arith::MaximumFOp::create(b, loc, x, y));
+        return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, x, y))
+                          : Value(arith::MaxSIOp::create(b, loc, x, y));
+      })
+      .Case([&](MinOp) -> F {
+        if (isFloat)
+          return Value(arith::MinimumFOp::create(b, loc, x, y));
+        return isUnsigned ? Value(arith::MinUIOp::create(b, loc, x, y))
+                          : Value(arith::MinSIOp::create(b, loc, x, y));
+      })
+      .Case([&](AbsOp) -> F {
+        if (isFloat)
+          return Value(math::AbsFOp::create(b, loc, x));
+        return isUnsigned ? x : Value(math::AbsIOp::create(b, loc, x));
+      })
+      .Case([&](NegativeOp) -> F {
+        if (isFloat)
+          return Value(arith::NegFOp::create(b, loc, x));
+        return Value(arith::SubIOp::create(
+            b, loc, scalarConstant(b, loc, x.getType(), 0), x));
+      })
+      .Case([&](ReluOp) -> F {
+        Value zero = scalarConstant(b, loc, x.getType(), 0);
+        if (isFloat)
+          return Value(arith::MaximumFOp::create(b, loc, x, zero));
+        return isUnsigned ? x : Value(arith::MaxSIOp::create(b, loc, x, zero));
+      })
+      .Case([&](CeilOp) -> F { return Value(math::CeilOp::create(b, loc, x)); })
+      .Case([&](CosOp) -> F { return Value(math::CosOp::create(b, loc, x)); })
+      .Case([&](ErfOp) -> F { return Value(math::ErfOp::create(b, loc, x)); })
+      .Case([&](ExpOp) -> F { return Value(math::ExpOp::create(b, loc, x)); })
+      .Case([&](FloorOp) -> F { return Value(math::FloorOp::create(b, loc, x)); })
+      .Case([&](LogOp) -> F { return Value(math::LogOp::create(b, loc, x)); })
+      .Case([&](Log1pOp) -> F { return Value(math::Log1pOp::create(b, loc, x)); })
+      .Case([&](RoundOp) -> F {
+        return Value(math::RoundEvenOp::create(b, loc, x));
+      })
+      .Case([&](RsqrtOp) -> F { return Value(math::RsqrtOp::create(b, loc, x)); })
+      .Case([&](SigmoidOp) -> F { return sigmoid(b, loc, x); })
+      .Case([&](SiluOp) -> F {
+        return Value(arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x)));
+      })
+      .Case([&](SinOp) -> F { return Value(math::SinOp::create(b, loc, x)); })
+      .Case([&](SqrtOp) -> F { return Value(math::SqrtOp::create(b, loc, x)); })
+      .Case([&](TanhOp) -> F { return Value(math::TanhOp::create(b, loc, x)); })
+      .Case([&](TruncOp) -> F { return Value(math::TruncOp::create(b, loc, x)); })
+      .Case([&](CastOp cast) -> F {
+        Type dst = cast.getType().getElementType();
+        return convertScalar(b, loc, x, convertElementType(dst), isUnsigned,
+                             dst.isUnsignedInteger());
+      })
+      .Default([&](Operation *) -> F {
+        return op->emitOpError("has no elementwise lowering");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// The translation
+//===----------------------------------------------------------------------===//
+
+/// A weight read by a graph (directly or through calls), by its local name.
+struct Weight {
+  StringAttr name;
+  mo::TensorType type;
+};
+
+class GraphLowering {
+public:
+  explicit GraphLowering(ModuleOp module) : module(module), b(module) {}
+
+  LogicalResult run() {
+    SmallVector<GraphOp> graphs(module.getOps<GraphOp>());
+    for (GraphOp g : graphs)
+      graphByName[g.getSymNameAttr()] = g;
+    for (GraphOp g : graphs)
+      if (failed(collectWeights(g)))
+        return failure();
+    for (GraphOp g : graphs)
+      if (failed(lowerGraph(g)))
+        return failure();
+    for (GraphOp g : graphs)
+      g.erase();
+    return success();
+  }
+
+private:
+  //===--- Weights ------------------------------------------------------===//
+
+  LogicalResult collectWeights(GraphOp graph) {
+    if (weights.count(graph.getSymNameAttr()))
+      return success();
+    if (!visiting.insert(graph).second)
+      return graph.emitOpError("calls itself (recursion is not supported)");
+    SmallVector<Weight> list;
+    llvm::StringMap<size_t> index;
+    auto add = [&](Operation *at, StringAttr name,
+                   mo::TensorType type) -> LogicalResult {
+      auto [it, inserted] = index.try_emplace(name.getValue(), list.size());
+      if (inserted)
+        list.push_back({name, type});
+      else if (list[it->second].type != type)
+        return at->emitOpError("reads weight '")
+               << name.getValue() << "' as " << type << " but also as "
+               << list[it->second].type;
+      return success();
+    };
+    WalkResult walk = graph.walk([&](Operation *op) {
+      if (auto w = dyn_cast<ConstantExternalOp>(op))
+        return failed(add(op, w.getNameAttr(),
+                          cast<mo::TensorType>(w.getType())))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      if (auto call = dyn_cast<CallOp>(op)) {
+        GraphOp callee = graphByName.lookup(call.getCalleeAttr().getAttr());
+        if (!callee || failed(collectWeights(callee)))
+          return WalkResult::interrupt();
+        for (const Weight &w : weights[callee.getSymNameAttr()])
+          if (failed(add(op,
+                         b.getStringAttr(call.getPrefixOrEmpty() +
+                                         w.name.getValue()),
+                         w.type)))
+            return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    visiting.erase(graph);
+    if (walk.wasInterrupted())
+      return failure();
+    weights[graph.getSymNameAttr()] = std::move(list);
+    return success();
+  }
+
+  //===--- Dims ---------------------------------------------------------===//
+
+  /// An `index` value for `dim`; `hints` are (value, axis) pairs whose size
+  /// is known to equal it.
+  FailureOr<Value> materializeDim(Location loc, Attribute dim,
+                                  ArrayRef<std::pair<Value, int64_t>> hints) {
+    if (isStaticDim(dim))
+      return Value(arith::ConstantIndexOp::create(b, loc, getStaticDimSize(dim)));
+    for (auto [value, axis] : hints)
+      return dimOf(loc, value, axis);
+    if (auto name = dyn_cast<StringAttr>(dim)) {
+      if (Value v = symbolSizes.lookup(name))
+        return v;
+      return emitError(loc, "cannot determine the size of symbolic dim '")
+             << name.getValue() << "' from the graph's arguments";
+    }
+    if (auto expr = dyn_cast<DimExprAttr>(dim)) {
+      FailureOr<Value> l = materializeDim(loc, expr.getLhs(), {});
+      FailureOr<Value> r = materializeDim(loc, expr.getRhs(), {});
+      if (failed(l) || failed(r))
+        return failure();
+      switch (expr.getKind()) {
+      case DimExprKind::Add:
+        return Value(arith::AddIOp::create(b, loc, *l, *r));
+      case DimExprKind::Sub:
+        return Value(arith::SubIOp::create(b, loc, *l, *r));
+      case DimExprKind::Mul:
+        return Value(arith::MulIOp::create(b, loc, *l, *r));
+      case DimExprKind::FloorDiv:
+        return Value(arith::FloorDivSIOp::create(b, loc, *l, *r));
+      case DimExprKind::Mod:
+        return Value(arith::RemSIOp::create(b, loc, *l, *r));
+      }
+    }
+    return emitError(loc, "cannot determine the size of an unknown ('?') dim");
+  }
+
+  Value dimOf(Location loc, Value value, int64_t axis) {
+    if (isa<MemRefType>(value.getType()))
+      return memref::DimOp::create(b, loc, value, axis);
+    return tensor::DimOp::create(b, loc, value, axis);
+  }
+
+  /// tensor.empty of the converted `type`, sized from `hints` per result dim.
+  FailureOr<Value>
+  emptyTensor(Location loc, mo::TensorType type,
+              ArrayRef<SmallVector<std::pair<Value, int64_t>>> hints) {
+    SmallVector<Value> dynamic;
+    for (auto [i, dim] : llvm::enumerate(type.getDims())) {
+      if (isStaticDim(dim))
+        continue;
+      FailureOr<Value> size = materializeDim(loc, dim, hints[i]);
+      if (failed(size))
+        return failure();
+      dynamic.push_back(*size);
+    }
+    return Value(tensor::EmptyOp::create(
+        b, loc, type.getStaticShape(),
+        convertElementType(type.getElementType()), dynamic));
+  }
+
+  //===--- Ops ----------------------------------------------------------===//
+
+  /// linalg.generic over the result's index space; operands broadcast
+  /// numpy-style (aligned right, static size-1 dims stretched).
+  LogicalResult lowerElementwise(Operation *op) {
+    Location loc = op->getLoc();
+    auto resultType = cast<mo::TensorType>(op->getResult(0).getType());
+    int64_t rank = resultType.getRank();
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    SmallVector<SmallVector<std::pair<Value, int64_t>>> hints(rank);
+    for (Value operand : op->getOperands()) {
+      auto type = cast<mo::TensorType>(operand.getType());
+      Value input = mapping.lookup(operand);
+      int64_t offset = rank - type.getRank();
+      SmallVector<AffineExpr> exprs;
+      for (auto [i, dim] : llvm::enumerate(type.getDims())) {
+        Attribute resultDim = resultType.getDims()[i + offset];
+        if (getStaticDimSize(dim) == 1 && getStaticDimSize(resultDim) != 1) {
+          exprs.push_back(b.getAffineConstantExpr(0));
+          continue;
+        }
+        exprs.push_back(b.getAffineDimExpr(i + offset));
+        if (dim == resultDim)
+          hints[i + offset].push_back({input, static_cast<int64_t>(i)});
+      }
+      inputs.push_back(input);
+      maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
+    }
+    maps.push_back(b.getMultiDimIdentityMap(rank));
+    FailureOr<Value> init = emptyTensor(loc, resultType, hints);
+    if (failed(init))
+      return failure();
+    Type moElement =
+        cast<mo::TensorType>(op->getOperand(0).getType()).getElementType();
+    bool bodyFailed = false;
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{convertType(resultType)}, inputs, ValueRange{*init},
+        maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+          FailureOr<Value> v =
+              buildScalar(op, nested, nestedLoc, args.drop_back(), moElement);
+          bodyFailed |= failed(v);
+          linalg::YieldOp::create(nested, nestedLoc,
+                                  failed(v) ? args.back() : *v);
+        });
+    if (bodyFailed)
+      return failure();
+    mapping.map(op->getResult(0), generic.getResult(0));
+    return success();
+  }
+
+  LogicalResult lowerMatmul(MatmulOp op) {
+    Location loc = op.getLoc();
+    auto lhsType = cast<mo::TensorType>(op.getLhs().getType());
+    auto rhsType = cast<mo::TensorType>(op.getRhs().getType());
+    auto resultType = cast<mo::TensorType>(op.getType());
+    Value lhs = mapping.lookup(op.getLhs()), rhs = mapping.lookup(op.getRhs());
+    int64_t rank = resultType.getRank(), batch = rank - 2;
+    SmallVector<SmallVector<std::pair<Value, int64_t>>> hints(rank);
+    hints[rank - 2].push_back({lhs, lhsType.getRank() - 2});
+    hints[rank - 1].push_back({rhs, rhsType.getRank() - 1});
+    // Batch dims: loops 0..batch-1, then m, n, and the reduction k.
+    auto operandMap = [&](mo::TensorType type, Value value, AffineExpr row,
+                          AffineExpr col) {
+      SmallVector<AffineExpr> exprs;
+      int64_t offset = batch - (type.getRank() - 2);
+      for (int64_t i = 0; i < type.getRank() - 2; ++i) {
+        Attribute dim = type.getDims()[i];
+        Attribute resultDim = resultType.getDims()[i + offset];
+        if (getStaticDimSize(dim) == 1 && getStaticDimSize(resultDim) != 1) {
+          exprs.push_back(b.getAffineConstantExpr(0));
+          continue;
+        }
+        exprs.push_back(b.getAffineDimExpr(i + offset));
+        if (dim == resultDim)
+          hints[i + offset].push_back({value, i});
+      }
+      exprs.push_back(row);
+      exprs.push_back(col);
+      return AffineMap::get(rank + 1, 0, exprs, b.getContext());
+    };
+    AffineExpr m = b.getAffineDimExpr(batch), n = b.getAffineDimExpr(batch + 1),
+               k = b.getAffineDimExpr(batch + 2);
+    AffineMap lhsMap = operandMap(lhsType, lhs, m, k);
+    AffineMap rhsMap = operandMap(rhsType, rhs, k, n);
+    FailureOr<Value> empty = emptyTensor(loc, resultType, hints);
+    if (failed(empty))
+      return failure();
+    Type element = convertElementType(resultType.getElementType());
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+    Value init =
+        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{*empty})
+            .getResult(0);
+    Type resultTensor = convertType(resultType);
+    if (rank == 2 && lhsType.getRank() == 2 && rhsType.getRank() == 2) {
+      mapping.map(op, linalg::MatmulOp::create(b, loc, TypeRange{resultTensor},
+                                               ValueRange{lhs, rhs},
+                                               ValueRange{init})
+                          .getResult(0));
+      return success();
+    }
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < rank; ++i)
+      outExprs.push_back(b.getAffineDimExpr(i));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    bool isFloat = isa<FloatType>(element);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{resultTensor}, ValueRange{lhs, rhs}, ValueRange{init},
+        {lhsMap, rhsMap,
+         AffineMap::get(rank + 1, 0, outExprs, b.getContext())},
+        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value p = isFloat ? Value(arith::MulFOp::create(nb, l, args[0], args[1]))
+                            : Value(arith::MulIOp::create(nb, l, args[0], args[1]));
+          Value s = isFloat ? Value(arith::AddFOp::create(nb, l, args[2], p))
+                            : Value(arith::AddIOp::create(nb, l, args[2], p));
+          linalg::YieldOp::create(nb, l, s);
+        });
+    mapping.map(op, generic.getResult(0));
+    return success();
+  }
+
+  LogicalResult lowerReshape(ReshapeOp op) {
+    Location loc = op.getLoc();
+    auto type = cast<mo::TensorType>(op.getType());
+    SmallVector<Value> sizes;
+    for (Attribute dim : type.getDims()) {
+      FailureOr<Value> size = materializeDim(loc, dim, {});
+      if (failed(size))
+        return failure();
+      sizes.push_back(*size);
+    }
+    Value shape = tensor::FromElementsOp::create(
+        b, loc,
+        RankedTensorType::get({type.getRank()}, b.getIndexType()), sizes);
+    mapping.map(op, tensor::ReshapeOp::create(b, loc, convertType(type),
+                                              mapping.lookup(op.getInput()),
+                                              shape)
+                        .getResult());
+    return success();
+  }
+
+  LogicalResult lowerStore(MutableStoreOp op) {
+    Location loc = op.getLoc();
+    Value value = mapping.lookup(op.getValue());
+    Value dest = mapping.lookup(op.getBuffer());
+    if (std::optional<ArrayRef<int64_t>> starts = op.getStarts()) {
+      auto valueType = cast<mo::TensorType>(op.getValue().getType());
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (auto [i, start, step] : llvm::enumerate(*starts, *op.getSteps())) {
+        offsets.push_back(b.getIndexAttr(start));
+        strides.push_back(b.getIndexAttr(step));
+        Attribute dim = valueType.getDims()[i];
+        if (isStaticDim(dim)) {
+          sizes.push_back(b.getIndexAttr(getStaticDimSize(dim)));
+          continue;
+        }
+        sizes.push_back(dimOf(loc, value, i));
+      }
+      dest = memref::SubViewOp::create(b, loc, dest, offsets, sizes, strides);
+    }
+    bufferization::MaterializeInDestinationOp::create(
+        b, loc, TypeRange{}, value, dest, /*restrict=*/true,
+        /*writable=*/true);
+    return success();
+  }
+
+  LogicalResult lowerOp(Operation *op, func::FuncOp func) {
+    Location loc = op->getLoc();
+    return TypeSwitch<Operation *, LogicalResult>(op)
+        .Case([&](ConstantOp c) -> LogicalResult {
+          auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+          if (!dense)
+            return c.emitOpError("only dense constants can be lowered");
+          Type element = convertElementType(dense.getElementType());
+          if (element != dense.getElementType())
+            dense = dense.bitcast(element);
+          mapping.map(c, arith::ConstantOp::create(b, loc, dense).getResult());
+          return success();
+        })
+        .Case([&](ConstantExternalOp w) -> LogicalResult {
+          mapping.map(w, weightArgs.lookup(w.getNameAttr()));
+          return success();
+        })
+        .Case([&](ChainCreateOp c) -> LogicalResult {
+          mapping.map(c, arith::ConstantOp::create(b, loc, b.getBoolAttr(true))
+                             .getResult());
+          return success();
+        })
+        .Case([&](CallOp call) -> LogicalResult {
+          SmallVector<Value> operands;
+          for (Value v : call.getOperands())
+            operands.push_back(mapping.lookup(v));
+          for (const Weight &w : weights[call.getCalleeAttr().getAttr()])
+            operands.push_back(weightArgs.lookup(
+                b.getStringAttr(call.getPrefixOrEmpty() + w.name.getValue())));
+          SmallVector<Type> types =
+              llvm::map_to_vector(call.getResultTypes(), convertType);
+          auto lowered = func::CallOp::create(b, loc, call.getCallee(), types,
+                                              operands);
+          mapping.map(call.getResults(), lowered.getResults());
+          return success();
+        })
+        .Case([&](MatmulOp m) { return lowerMatmul(m); })
+        .Case([&](ReshapeOp r) { return lowerReshape(r); })
+        .Case([&](MutableLoadOp l) -> LogicalResult {
+          auto load = bufferization::ToTensorOp::create(
+              b, loc, convertType(l.getType()), mapping.lookup(l.getBuffer()),
+              /*restrict=*/true, /*writable=*/true);
+          mapping.map(l, load.getResult());
+          return success();
+        })
+        .Case([&](MutableStoreOp s) { return lowerStore(s); })
+        .Default([&](Operation *other) -> LogicalResult {
+          if (other->hasTrait<OpTrait::Elementwise>())
+            return lowerElementwise(other);
+          return other->emitOpError("has no lowering to linalg");
+        });
+  }
+
+  //===--- Graphs -------------------------------------------------------===//
+
+  LogicalResult lowerGraph(GraphOp graph) {
+    bool isEntry = graph.isPublic();
+    const SmallVector<Weight> &graphWeights = weights[graph.getSymNameAttr()];
+    SmallVector<Type> inputs =
+        llvm::map_to_vector(graph.getArgumentTypes(), convertType);
+    for (const Weight &w : graphWeights)
+      inputs.push_back(convertType(w.type));
+    SmallVector<Type> results;
+    for (Type t : graph.getResultTypes()) {
+      if (!isEntry) {
+        results.push_back(convertType(t));
+        continue;
+      }
+      auto tensor = dyn_cast<mo::TensorType>(t);
+      if (!tensor)
+        return graph.emitOpError("entry graph results must be tensors, got ")
+               << t;
+      inputs.push_back(outParamType(tensor));
+    }
+
+    b.setInsertionPoint(graph);
+    auto func = func::FuncOp::create(b, graph.getLoc(), graph.getSymName(),
+                                     b.getFunctionType(inputs, results));
+    if (!isEntry)
+      func.setPrivate();
+    Block *entry = func.addEntryBlock();
+    size_t numArgs = graph.getNumArguments();
+    if (isEntry) {
+      func->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+      func->setAttr("mo.entry", b.getUnitAttr());
+      for (auto [i, w] : llvm::enumerate(graphWeights))
+        func.setArgAttr(numArgs + i, "mo.weight", w.name);
+      for (size_t i = 0; i < graph.getNumResults(); ++i)
+        func.setArgAttr(numArgs + graphWeights.size() + i, "mo.output",
+                        b.getI64IntegerAttr(i));
+    }
+
+    mapping.clear();
+    symbolSizes.clear();
+    weightArgs.clear();
+    b.setInsertionPointToStart(entry);
+    Block &body = graph.getBody().front();
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      mapping.map(arg, entry->getArgument(i));
+      SmallVector<Attribute> dims;
+      if (auto t = dyn_cast<mo::TensorType>(arg.getType()))
+        dims.assign(t.getDims().begin(), t.getDims().end());
+      else if (auto t = dyn_cast<BufferType>(arg.getType()))
+        dims.assign(t.getDims().begin(), t.getDims().end());
+      for (auto [axis, dim] : llvm::enumerate(dims))
+        if (auto name = dyn_cast<StringAttr>(dim); name && !symbolSizes.count(name))
+          symbolSizes[name] = dimOf(arg.getLoc(), entry->getArgument(i), axis);
+    }
+    for (auto [i, w] : llvm::enumerate(graphWeights))
+      weightArgs[w.name] = entry->getArgument(numArgs + i);
+
+    for (Operation &op : body.without_terminator())
+      if (failed(lowerOp(&op, func)))
+        return failure();
+
+    auto output = cast<OutputOp>(body.getTerminator());
+    SmallVector<Value> values =
+        llvm::map_to_vector(output.getOperands(), [&](Value v) {
+          return mapping.lookup(v);
+        });
+    if (isEntry) {
+      for (auto [i, v] : llvm::enumerate(values))
+        bufferization::MaterializeInDestinationOp::create(
+            b, output.getLoc(), TypeRange{}, v,
+            entry->getArgument(numArgs + graphWeights.size() + i),
+            /*restrict=*/true, /*writable=*/true);
+      values.clear();
+    }
+    func::ReturnOp::create(b, output.getLoc(), values);
+    return success();
+  }
+
+  ModuleOp module;
+  OpBuilder b;
+  DenseMap<StringAttr, GraphOp> graphByName;
+  DenseMap<StringAttr, SmallVector<Weight>> weights;
+  llvm::SmallPtrSet<Operation *, 4> visiting;
+  // Per-graph state.
+  IRMapping mapping;
+  DenseMap<StringAttr, Value> symbolSizes;
+  DenseMap<StringAttr, Value> weightArgs;
+};
+
+struct MoLowerToLinalgPass
+    : public mo::impl::MoLowerToLinalgBase<MoLowerToLinalgPass> {
+  void runOnOperation() override {
+    if (failed(GraphLowering(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

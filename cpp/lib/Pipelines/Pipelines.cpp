@@ -1,0 +1,53 @@
+//===- Pipelines.cpp - mo's lowering pipelines ----------------------------===//
+//
+// One textual pipeline per target, so `mo-opt`, the Python API and the tests
+// run exactly the same passes (upstream ones wherever they exist).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mo/Conversion/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+
+// mo → linalg on tensors → fused → bufferized (outputs written in place,
+// temporaries freed) → loops → LLVM dialect.
+static const char kCpuPipeline[] =
+    "mo-lower-to-linalg,"
+    "canonicalize,cse,"
+    "func.func(linalg-fuse-elementwise-ops),"
+    "canonicalize,"
+    "eliminate-empty-tensors,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-deallocation-pipeline,"
+    "mo-widen-bool-memrefs,"
+    "func.func(convert-linalg-to-loops),"
+    "expand-strided-metadata,"
+    "lower-affine,"
+    "convert-scf-to-cf,"
+    "func.func(convert-math-to-llvm),"
+    "convert-math-to-libm,"
+    "finalize-memref-to-llvm,"
+    "convert-arith-to-llvm,"
+    "convert-index-to-llvm,"
+    "convert-cf-to-llvm,"
+    "convert-func-to-llvm,"
+    "convert-ub-to-llvm,"
+    "reconcile-unrealized-casts";
+
+void mlir::mo::buildCpuPipeline(OpPassManager &pm) {
+  if (failed(parsePassPipeline(kCpuPipeline, pm)))
+    llvm::report_fatal_error("mo: the CPU pipeline does not parse");
+}
+
+void mlir::mo::registerPipelines() {
+  PassPipelineRegistration<>(
+      "mo-cpu-pipeline",
+      "Lowers mo to the LLVM dialect for the CPU (mo-lower-to-linalg, "
+      "fusion, bufferization, loops, LLVM)",
+      buildCpuPipeline);
+}

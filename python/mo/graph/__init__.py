@@ -1,0 +1,1 @@
+"""Graph builder (MAX `max.graph` surface)."""
