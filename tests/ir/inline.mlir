@@ -1,7 +1,7 @@
 // Upstream -inline inlines mo.call: the call's prefix completes the names of
 // the weights the body reads (nested prefixes compose) and the dead private
 // subgraphs are dropped.
-// RUN: mo-opt %s --inline | FileCheck %s
+// RUN: mo-opt %s --split-input-file --inline | FileCheck %s
 
 mo.graph private @leaf<batch>(%x: !mo.tensor<[batch], f32>) -> !mo.tensor<[batch], f32> {
   %w = mo.constant.external "w" placeholder : !mo.tensor<[batch], f32>
@@ -35,4 +35,20 @@ mo.graph @main<batch>(%x: !mo.tensor<[batch], f32>) -> !mo.tensor<[batch], f32> 
   %2 = mo.call @leaf(%1) : (!mo.tensor<[batch], f32>) -> !mo.tensor<[batch], f32>
   // CHECK: mo.output
   mo.output %2 : !mo.tensor<[batch], f32>
+}
+
+// -----
+
+// A weight that is not a placeholder has an absolute name: prefixes leave it.
+mo.graph private @body(%x: !mo.tensor<[1], f32>) -> !mo.tensor<[1], f32> {
+  %w = mo.constant.external "shared.w" : !mo.tensor<[1], f32>
+  %y = mo.mul(%x, %w) : (!mo.tensor<[1], f32>, !mo.tensor<[1], f32>) -> !mo.tensor<[1], f32>
+  mo.output %y : !mo.tensor<[1], f32>
+}
+// CHECK-LABEL: mo.graph @absolute
+mo.graph @absolute(%x: !mo.tensor<[1], f32>) -> !mo.tensor<[1], f32> {
+  // CHECK: mo.constant.external "shared.w" :
+  // CHECK-NOT: layers.0.shared.w
+  %y = mo.call @body(%x) {prefix = "layers.0."} : (!mo.tensor<[1], f32>) -> !mo.tensor<[1], f32>
+  mo.output %y : !mo.tensor<[1], f32>
 }

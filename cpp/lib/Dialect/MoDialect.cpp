@@ -11,7 +11,7 @@ using namespace mlir::mo;
 
 namespace {
 /// Lets upstream `-inline` inline `mo.call`s. The call's `prefix` is applied
-/// to the names of the weights the inlined body reads, and to the prefixes of
+/// to the placeholder weights the inlined body reads, and to the prefixes of
 /// the calls it makes, so weight names stay fully qualified.
 struct MoInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
@@ -42,8 +42,10 @@ struct MoInlinerInterface : public DialectInlinerInterface {
     Builder b(call->getContext());
     for (Block &block : inlinedBlocks) {
       block.walk([&](Operation *op) {
+        // Placeholder names are relative to the call; others are absolute.
         if (auto weight = dyn_cast<ConstantExternalOp>(op)) {
-          weight.setNameAttr(b.getStringAttr(prefix + weight.getName()));
+          if (weight.getIsPlaceholder())
+            weight.setNameAttr(b.getStringAttr(prefix + weight.getName()));
         } else if (auto inner = dyn_cast<CallOp>(op)) {
           inner.setPrefixAttr(b.getStringAttr(prefix + inner.getPrefixOrEmpty()));
         }

@@ -207,6 +207,8 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
 struct Weight {
   StringAttr name;
   mo::TensorType type;
+  /// Relative to the calling `mo.call`'s prefix (else an absolute name).
+  bool isPlaceholder;
 };
 
 class GraphLowering {
@@ -231,6 +233,13 @@ public:
 private:
   //===--- Weights ------------------------------------------------------===//
 
+  /// The caller-side name of a weight the callee of `call` reads.
+  StringAttr resolve(CallOp call, const Weight &w) {
+    if (!w.isPlaceholder)
+      return w.name;
+    return b.getStringAttr(call.getPrefixOrEmpty() + w.name.getValue());
+  }
+
   LogicalResult collectWeights(GraphOp graph) {
     if (weights.count(graph.getSymNameAttr()))
       return success();
@@ -238,11 +247,15 @@ private:
       return graph.emitOpError("calls itself (recursion is not supported)");
     SmallVector<Weight> list;
     llvm::StringMap<size_t> index;
-    auto add = [&](Operation *at, StringAttr name,
-                   mo::TensorType type) -> LogicalResult {
+    auto add = [&](Operation *at, StringAttr name, mo::TensorType type,
+                   bool isPlaceholder) -> LogicalResult {
       auto [it, inserted] = index.try_emplace(name.getValue(), list.size());
       if (inserted)
-        list.push_back({name, type});
+        list.push_back({name, type, isPlaceholder});
+      else if (list[it->second].isPlaceholder != isPlaceholder)
+        return at->emitOpError("reads weight '")
+               << name.getValue()
+               << "' both as a placeholder and as an absolute name";
       else if (list[it->second].type != type)
         return at->emitOpError("reads weight '")
                << name.getValue() << "' as " << type << " but also as "
@@ -252,7 +265,8 @@ private:
     WalkResult walk = graph.walk([&](Operation *op) {
       if (auto w = dyn_cast<ConstantExternalOp>(op))
         return failed(add(op, w.getNameAttr(),
-                          cast<mo::TensorType>(w.getType())))
+                          cast<mo::TensorType>(w.getType()),
+                          w.getIsPlaceholder()))
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       if (auto call = dyn_cast<CallOp>(op)) {
@@ -260,10 +274,7 @@ private:
         if (!callee || failed(collectWeights(callee)))
           return WalkResult::interrupt();
         for (const Weight &w : weights[callee.getSymNameAttr()])
-          if (failed(add(op,
-                         b.getStringAttr(call.getPrefixOrEmpty() +
-                                         w.name.getValue()),
-                         w.type)))
+          if (failed(add(op, resolve(call, w), w.type, w.isPlaceholder)))
             return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -533,8 +544,7 @@ private:
           for (Value v : call.getOperands())
             operands.push_back(mapping.lookup(v));
           for (const Weight &w : weights[call.getCalleeAttr().getAttr()])
-            operands.push_back(weightArgs.lookup(
-                b.getStringAttr(call.getPrefixOrEmpty() + w.name.getValue())));
+            operands.push_back(weightArgs.lookup(resolve(call, w)));
           SmallVector<Type> types =
               llvm::map_to_vector(call.getResultTypes(), convertType);
           auto lowered = func::CallOp::create(b, loc, call.getCallee(), types,
