@@ -272,14 +272,15 @@ def Mo_MutableStoreOp : Mo_Op<"mutable.store", [MemoryEffects<[MemWrite]>]> {
 
     ```mlir
     mo.mutable.store %v, %buf : !mo.tensor<[4], f32>, !mo.buffer<[4], f32>
-    mo.mutable.store %w, %buf[2][1] : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
+    mo.mutable.store %w, %buf {starts = array<i64: 2>, steps = array<i64: 1>}
+        : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
     ```
   }];
   let arguments = (ins Mo_AnyTensor:$value, Mo_AnyBuffer:$buffer,
                        OptionalAttr<DenseI64ArrayAttr>:$starts,
                        OptionalAttr<DenseI64ArrayAttr>:$steps);
   let assemblyFormat = [{
-    $value `,` $buffer ($starts^ $steps)? attr-dict `:`
+    $value `,` $buffer attr-dict `:`
     qualified(type($value)) `,` qualified(type($buffer))
   }];
   let hasVerifier = 1;

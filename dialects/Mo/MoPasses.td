@@ -14,7 +14,8 @@ def MoLowerToLinalg : Pass<"mo-lower-to-linalg", "::mlir::ModuleOp"> {
     `!mo.buffer` a memref. Weights (`mo.constant.external`) become function
     arguments: a subgraph takes the weights its body reads, and each call
     passes the ones its prefix names. The public graph is the entry point:
-    its weights follow its inputs (`{mo.weight = "name"}`), and its results
+    its weights follow its inputs (`{mo.weight = "name", mo.type = ...}`, the
+    name and mo type a runtime binds and checks), and its results
     are written into trailing out-parameter memrefs (`{mo.output = i}`) so the
     caller owns all memory.
 

@@ -4,8 +4,8 @@
 // RUN: mo-opt %s --mlir-print-op-generic | mo-opt | FileCheck %s
 // RUN: mo-opt %s --emit-bytecode | mo-opt | FileCheck %s
 
-// CHECK-LABEL: mo.graph private @block<batch>
-// CHECK-SAME: (%[[X:.+]]: !mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK-LABEL: mo.graph @block<batch>
+// CHECK-SAME: (%[[X:.+]]: !mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32> private {
 mo.graph private @block<batch>(%x: !mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32> {
   // CHECK: %[[W:.+]] = mo.constant.external "w" placeholder : !mo.tensor<[4], f32>
   %w = mo.constant.external "w" placeholder : !mo.tensor<[4], f32>
@@ -16,12 +16,13 @@ mo.graph private @block<batch>(%x: !mo.tensor<[batch, 4], f32>) -> !mo.tensor<[b
 
 // CHECK-LABEL: mo.graph @main<batch, seq>
 // CHECK-SAME: !mo.tensor<[batch, 4], f32>, %{{.+}}: !mo.tensor<[batch * seq, ?], si64, gpu:1>
-// CHECK-SAME: !mo.buffer<[8], ui8, cpu:0>
+// CHECK-SAME: !mo.buffer<[8], ui8, cpu:0>, %{{.+}}: !mo.tensor<[4, 3], f32>
 // CHECK-SAME: -> (!mo.tensor<[batch, 4], f32>, !mo.chain)
 // CHECK-SAME: attributes {note = "kept"}
 mo.graph @main<batch, seq>(%x: !mo.tensor<[batch, 4], f32>,
                            %i: !mo.tensor<[batch * seq, ?], si64, gpu:1>,
-                           %b: !mo.buffer<[8], ui8, cpu:0>)
+                           %b: !mo.buffer<[8], ui8, cpu:0>,
+                           %mat: !mo.tensor<[4, 3], f32>)
     -> (!mo.tensor<[batch, 4], f32>, !mo.chain) attributes {note = "kept"} {
   // CHECK: mo.chain.create
   %chain = mo.chain.create
@@ -41,6 +42,23 @@ mo.graph @main<batch, seq>(%x: !mo.tensor<[batch, 4], f32>,
   %5 = mo.max(%4, %c) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
   // CHECK: mo.min
   %6 = mo.min(%5, %c) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
+  // CHECK: mo.mutable.load %{{.+}} : !mo.buffer<[8], ui8, cpu:0> -> !mo.tensor<[8], ui8, cpu:0>
+  %l = mo.mutable.load %b : !mo.buffer<[8], ui8, cpu:0> -> !mo.tensor<[8], ui8, cpu:0>
+  // CHECK: mo.mutable.store %{{.+}}, %{{.+}} : !mo.tensor<[8], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
+  mo.mutable.store %l, %b : !mo.tensor<[8], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
+  // CHECK: mo.mutable.store %{{.+}}, %{{.+}} {starts = array<i64: 2>, steps = array<i64: 3>} : !mo.tensor<[2], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
+  %s = mo.constant dense<[1, 2]> : tensor<2xui8> : !mo.tensor<[2], ui8, cpu:0>
+  mo.mutable.store %s, %b {starts = array<i64: 2>, steps = array<i64: 3>} : !mo.tensor<[2], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
+  // CHECK: mo.matmul
+  %mm = mo.matmul(%x, %mat) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4, 3], f32>) -> !mo.tensor<[batch, 3], f32>
+  // CHECK: mo.reshape %{{.+}} : !mo.tensor<[batch, 3], f32> -> !mo.tensor<[batch * 3], f32>
+  %rs = mo.reshape %mm : !mo.tensor<[batch, 3], f32> -> !mo.tensor<[batch * 3], f32>
+  // CHECK: mo.cast %{{.+}} : !mo.tensor<[batch * 3], f32> -> !mo.tensor<[batch * 3], bf16>
+  %cs = mo.cast %rs : !mo.tensor<[batch * 3], f32> -> !mo.tensor<[batch * 3], bf16>
+  // CHECK: mo.exp %{{.+}} : !mo.tensor<[batch * 3], bf16>
+  %ex = mo.exp %cs : !mo.tensor<[batch * 3], bf16>
+  // CHECK: mo.relu %{{.+}} : !mo.tensor<[batch * 3], bf16>
+  %re = mo.relu %ex : !mo.tensor<[batch * 3], bf16>
   // CHECK: mo.output %{{.+}}, %{{.+}} : !mo.tensor<[batch, 4], f32>, !mo.chain
   mo.output %6, %chain : !mo.tensor<[batch, 4], f32>, !mo.chain
 }

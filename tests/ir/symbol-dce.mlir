@@ -7,7 +7,7 @@ mo.graph private @unused(%x: !mo.tensor<[2], f32>) -> !mo.tensor<[2], f32> {
   mo.output %x : !mo.tensor<[2], f32>
 }
 
-// CHECK-LABEL: mo.graph private @used
+// CHECK-LABEL: mo.graph @used(%{{.*}}) -> !mo.tensor<[2], f32> private
 mo.graph private @used(%x: !mo.tensor<[2], f32>) -> !mo.tensor<[2], f32> {
   mo.output %x : !mo.tensor<[2], f32>
 }

@@ -56,6 +56,8 @@ SmallVector<StringRef> GraphOp::getParameterNames() {
 
 ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &builder = parser.getBuilder();
+  // Visibility may lead (`mo.graph private @f`, upstream style) or follow the
+  // signature (`mo.graph @f(...) private`, how mo prints it).
   (void)impl::parseOptionalVisibilityKeyword(parser, result.attributes);
   StringAttr nameAttr;
   if (parser.parseSymbolName(nameAttr, SymbolTable::getSymbolAttrName(),
@@ -86,6 +88,8 @@ ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
           parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
           resultAttrs))
     return failure();
+  if (!result.attributes.get(SymbolTable::getVisibilityAttrName()))
+    (void)impl::parseOptionalVisibilityKeyword(parser, result.attributes);
   SmallVector<Type> argTypes =
       llvm::map_to_vector(args, [](auto &a) { return a.type; });
   result.addAttribute(
@@ -107,8 +111,6 @@ ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void GraphOp::print(OpAsmPrinter &p) {
   p << ' ';
-  if (auto visibility = getSymVisibility())
-    p << *visibility << ' ';
   p.printSymbolName(getSymName());
   if (ArrayAttr params = getParametersAttr()) {
     p << '<';
@@ -119,6 +121,10 @@ void GraphOp::print(OpAsmPrinter &p) {
   }
   function_interface_impl::printFunctionSignature(
       p, *this, getArgumentTypes(), /*isVariadic=*/false, getResultTypes());
+  // After the signature, so that `mo.graph @name` reads the same for entry
+  // graphs and subgraphs (as MAX prints them).
+  if (auto visibility = getSymVisibility())
+    p << ' ' << *visibility;
   function_interface_impl::printFunctionAttributes(
       p, *this,
       {getParametersAttrName(), getSymVisibilityAttrName(),

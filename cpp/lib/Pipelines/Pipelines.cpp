@@ -13,10 +13,9 @@
 
 using namespace mlir;
 
-// mo → linalg on tensors → fused → bufferized (outputs written in place,
+// linalg on tensors → fused → bufferized (outputs written in place,
 // temporaries freed) → loops → LLVM dialect.
-static const char kCpuPipeline[] =
-    "mo-lower-to-linalg,"
+static const char kCpuCodegen[] =
     "canonicalize,cse,"
     "func.func(linalg-fuse-elementwise-ops),"
     "canonicalize,"
@@ -24,8 +23,8 @@ static const char kCpuPipeline[] =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-deallocation-pipeline,"
-    "mo-widen-bool-memrefs,"
     "func.func(convert-linalg-to-loops),"
+    "mo-widen-bool-memrefs,"
     "expand-strided-metadata,"
     "lower-affine,"
     "convert-scf-to-cf,"
@@ -39,9 +38,13 @@ static const char kCpuPipeline[] =
     "convert-ub-to-llvm,"
     "reconcile-unrealized-casts";
 
+static void parseInto(StringRef pipeline, OpPassManager &pm) {
+  if (failed(parsePassPipeline(pipeline, pm)))
+    llvm::report_fatal_error("mo: a built-in pipeline does not parse");
+}
+
 void mlir::mo::buildCpuPipeline(OpPassManager &pm) {
-  if (failed(parsePassPipeline(kCpuPipeline, pm)))
-    llvm::report_fatal_error("mo: the CPU pipeline does not parse");
+  parseInto(std::string("mo-lower-to-linalg,") + kCpuCodegen, pm);
 }
 
 void mlir::mo::registerPipelines() {
@@ -50,4 +53,10 @@ void mlir::mo::registerPipelines() {
       "Lowers mo to the LLVM dialect for the CPU (mo-lower-to-linalg, "
       "fusion, bufferization, loops, LLVM)",
       buildCpuPipeline);
+  // The same after mo-lower-to-linalg: lets a driver inspect the lowered
+  // entry signature (weights, outputs) before generating code.
+  PassPipelineRegistration<>(
+      "mo-cpu-codegen",
+      "The CPU pipeline after mo-lower-to-linalg (linalg/tensor to LLVM)",
+      [](OpPassManager &pm) { parseInto(kCpuCodegen, pm); });
 }

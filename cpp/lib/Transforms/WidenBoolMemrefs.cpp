@@ -59,6 +59,28 @@ struct WidenStore : OpConversionPattern<memref::StoreOp> {
   }
 };
 
+/// Globals keep their bytes' meaning: an i1 initial value becomes i8 0/1.
+struct WidenGlobal : OpConversionPattern<memref::GlobalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::GlobalOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    Attribute init = op.getInitialValueAttr();
+    if (auto dense = dyn_cast_or_null<DenseElementsAttr>(init)) {
+      auto bytes = RankedTensorType::get(type.getShape(), type.getElementType());
+      init = dense.mapValues(type.getElementType(), [](const APInt &bit) {
+        return bit.zext(8);
+      });
+      init = cast<DenseElementsAttr>(init).reshape(bytes);
+    }
+    rewriter.replaceOpWithNewOp<memref::GlobalOp>(
+        op, op.getSymName(), op.getSymVisibilityAttr(), type, init,
+        op.getConstant(), op.getAlignmentAttr());
+    return success();
+  }
+};
+
 /// Any other region-free op: same op, converted types.
 struct RetypeOp : ConversionPattern {
   RetypeOp(TypeConverter &converter, MLIRContext *ctx)
@@ -88,11 +110,13 @@ struct MoWidenBoolMemrefsPass
       if (auto func = dyn_cast<func::FuncOp>(op))
         return converter.isSignatureLegal(func.getFunctionType()) &&
                converter.isLegal(&func.getBody());
+      if (auto global = dyn_cast<memref::GlobalOp>(op))
+        return converter.isLegal(global.getType());
       return converter.isLegal(op);
     });
     target.addLegalOp<ModuleOp>();
     RewritePatternSet patterns(ctx);
-    patterns.add<WidenLoad, WidenStore>(converter, ctx);
+    patterns.add<WidenGlobal, WidenLoad, WidenStore>(converter, ctx);
     patterns.add<RetypeOp>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                   converter);

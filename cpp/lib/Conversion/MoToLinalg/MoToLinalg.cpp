@@ -116,6 +116,14 @@ Value convertScalar(OpBuilder &b, Location loc, Value x, Type dst,
 /// `moElement` is the op's (first) operand element type, for signedness.
 FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
                              ValueRange args, Type moElement) {
+  // Booleans follow numpy: + and max are `or`, * and min are `and`.
+  if (moElement.isInteger(1) && args.size() == 2) {
+    if (isa<AddOp, MaxOp>(op))
+      return Value(arith::OrIOp::create(b, loc, args[0], args[1]));
+    if (isa<MulOp, MinOp>(op))
+      return Value(arith::AndIOp::create(b, loc, args[0], args[1]));
+    return op->emitOpError("is not defined for booleans (cast them first)");
+  }
   bool isFloat = isa<FloatType>(moElement);
   bool isUnsigned = moElement.isUnsignedInteger() || moElement.isInteger(1);
   Value x = args[0];
@@ -540,6 +548,11 @@ private:
           return success();
         })
         .Case([&](CallOp call) -> LogicalResult {
+          GraphOp callee = graphByName.lookup(call.getCalleeAttr().getAttr());
+          if (callee && callee.isPublic())
+            return call.emitOpError("calls the entry graph @")
+                   << call.getCallee()
+                   << "; only private graphs (subgraphs) can be called";
           SmallVector<Value> operands;
           for (Value v : call.getOperands())
             operands.push_back(mapping.lookup(v));
@@ -555,15 +568,21 @@ private:
         .Case([&](MatmulOp m) { return lowerMatmul(m); })
         .Case([&](ReshapeOp r) { return lowerReshape(r); })
         .Case([&](MutableLoadOp l) -> LogicalResult {
-          auto load = bufferization::ToTensorOp::create(
-              b, loc, convertType(l.getType()), mapping.lookup(l.getBuffer()),
+          // A load is a snapshot: copy it, so that later stores to the
+          // buffer do not change the loaded value.
+          auto type = cast<RankedTensorType>(convertType(l.getType()));
+          Value view = bufferization::ToTensorOp::create(
+              b, loc, type, mapping.lookup(l.getBuffer()),
               /*restrict=*/true, /*writable=*/true);
-          mapping.map(l, load.getResult());
+          auto copy = bufferization::AllocTensorOp::create(
+              b, loc, type, ValueRange{}, /*copy=*/view);
+          mapping.map(l, copy.getResult());
           return success();
         })
         .Case([&](MutableStoreOp s) { return lowerStore(s); })
         .Default([&](Operation *other) -> LogicalResult {
-          if (other->hasTrait<OpTrait::Elementwise>())
+          if (isa<MoDialect>(other->getDialect()) &&
+              other->hasTrait<OpTrait::Elementwise>())
             return lowerElementwise(other);
           return other->emitOpError("has no lowering to linalg");
         });
@@ -601,8 +620,11 @@ private:
     if (isEntry) {
       func->setAttr("llvm.emit_c_interface", b.getUnitAttr());
       func->setAttr("mo.entry", b.getUnitAttr());
-      for (auto [i, w] : llvm::enumerate(graphWeights))
+      // Name and mo type of each weight: the runtime binds and checks them.
+      for (auto [i, w] : llvm::enumerate(graphWeights)) {
         func.setArgAttr(numArgs + i, "mo.weight", w.name);
+        func.setArgAttr(numArgs + i, "mo.type", TypeAttr::get(w.type));
+      }
       for (size_t i = 0; i < graph.getNumResults(); ++i)
         func.setArgAttr(numArgs + graphWeights.size() + i, "mo.output",
                         b.getI64IntegerAttr(i));

@@ -1,0 +1,60 @@
+"""Eager execution: each op runs as a tiny compiled graph, cached per op,
+input types and static arguments (so eager loops are fast after warm-up)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mo.driver import Buffer
+
+_cache: dict[Any, Any] = {}
+
+
+def _key_part(x: Any) -> Any:
+    from mo.tensor import Tensor
+
+    if isinstance(x, Tensor):
+        return ("T", x.dtype, tuple(x.buffer().shape), x.device)
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(_key_part(i) for i in x))
+    if isinstance(x, np.ndarray):
+        return ("A", x.dtype.str, x.shape, x.tobytes())
+    return ("S", type(x).__name__, x)
+
+
+def run(name: str, args: tuple, kwargs: dict) -> Any:
+    """Runs op ``name`` of ``mo.graph.ops`` on eager arguments."""
+    from mo.tensor import Tensor
+
+    key = (name, tuple(_key_part(a) for a in args),
+           tuple(sorted((k, _key_part(v)) for k, v in kwargs.items())))
+    entry = _cache.get(key)
+    if entry is None:
+        entry = _cache[key] = _compile(name, args, kwargs)
+    exe, out_types = entry
+    inputs = [np.ascontiguousarray(a.to_numpy()) for a in args if isinstance(a, Tensor)]
+    outputs = [np.empty([d.value for d in t.shape], t.dtype.to_numpy()) for t in out_types]
+    exe.run(inputs, [], outputs)
+    results = [Tensor(Buffer.from_numpy(o)) for o in outputs]
+    return results[0] if len(results) == 1 else results
+
+
+def _compile(name: str, args: tuple, kwargs: dict):
+    from mo.compiler import Executable
+    from mo.graph import ops
+    from mo.graph.graph import Graph
+    from mo.graph.type import DeviceRef, TensorType
+    from mo.tensor import Tensor
+
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    types = [TensorType(t.dtype, list(t.buffer().shape), DeviceRef.from_device(t.device))
+             for t in tensors]
+    with Graph(f"eager_{name}", types) as g:
+        inputs = iter(g.inputs)
+        call_args = [next(inputs) if isinstance(a, Tensor) else a for a in args]
+        out = getattr(ops, name)(*call_args, **kwargs)
+        outs = out if isinstance(out, list) else [out]
+        g.output(*outs)
+    return Executable(g.module), [o.type for o in outs]

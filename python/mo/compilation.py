@@ -1,0 +1,379 @@
+"""Trace, compile and run Python functions (MAX ``max.experimental.compilation``).
+
+``stage(fn)(*specs, **static)`` traces ``fn`` into a mo module;
+``compile(fn, weights=...)(*specs, **static)`` also compiles it into a
+``CompiledCallable``. ``as_subgraph`` shares a block's body between its call
+sites as a ``mo.graph``/``mo.call`` pair.
+
+Example:
+    >>> from mo.driver import CPU
+    >>> from mo.dtype import DType
+    >>> from mo.sharding import TensorLayout
+    >>> from mo.tensor import Tensor
+    >>> def step(x, *, gain):
+    ...     return x * gain
+    >>> run = compile(step)(TensorLayout(DType.float32, ["batch", 2], CPU()), gain=3.0)
+    >>> run(Tensor.ones([4, 2]), gain=3.0).to_numpy().tolist()
+    [[3.0, 3.0], [3.0, 3.0], [3.0, 3.0], [3.0, 3.0]]
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import numbers
+import re
+import types as _types
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from mo import _capture, _pytree
+from mo.driver import CPU, Buffer
+from mo.dtype import DType
+from mo.graph.type import BufferType, TensorType
+from mo.sharding import BufferLayout, DimBindings, TensorLayout, as_layout
+from mo.tensor import Tensor
+
+__all__ = ["CompiledCallable", "StagedGraph", "as_subgraph", "compile", "stage"]
+
+
+def _graph_name(fn: Callable, name: str | None) -> str:
+    if name is not None:
+        return name
+    return re.sub(r"\W+", "_", getattr(fn, "__name__", "fn")).strip("_") or "fn"
+
+
+def _is_spec_leaf(x: Any) -> bool:
+    # Arrays and live Tensors are leaves so that as_layout explains the fix.
+    return isinstance(x, (TensorLayout, TensorType, BufferType, Tensor, np.ndarray)) or (
+        hasattr(x, "__dlpack__"))
+
+
+def _argument_name(path: str) -> str:
+    """MAX's argument names: '0', '0.a' for positional, 'gain' for keyword."""
+    return path.split(".", 1)[1] if "." in path else path
+
+
+def _unsupported(**options: Any) -> None:
+    for key, value in options.items():
+        if value:
+            raise NotImplementedError(f"{key}={value!r} is not supported yet (single-device CPU)")
+
+
+# -- staging ------------------------------------------------------------------------------
+
+
+class StagedGraph:
+    """A traced function: its mo module, signature and argument trees.
+
+    ``str()`` and ``repr()`` print the whole module, every subgraph included.
+    """
+
+    def __init__(self, fn: Callable, graph: Any, in_layouts: list[TensorLayout],
+                 in_tree: _pytree.TreeDef, out_layouts: list[TensorLayout],
+                 out_tree: _pytree.TreeDef) -> None:
+        self.fn = fn
+        self.graph = graph
+        self.in_layouts = in_layouts
+        self.in_tree = in_tree
+        self.out_layouts = out_layouts
+        self.out_tree = out_tree
+
+    def compile(self, weights: Mapping[str, Any] | None = None) -> CompiledCallable:
+        """Compiles the module; ``weights`` are bound (and checked) at the first call."""
+        return CompiledCallable(self, weights)
+
+    def __str__(self) -> str:
+        return str(self.graph.module)
+
+    __repr__ = __str__
+
+
+def _trace(fn: Callable, graph: Any, args_tree: _pytree.TreeDef, allow_subgraphs: bool,
+           subgraphs: dict, what: str) -> tuple[list[Any], _pytree.TreeDef]:
+    """Runs ``fn`` on ``graph``'s inputs; returns its output values and tree."""
+    from mo.graph.graph import Value
+
+    with _capture.Capture(graph, allow_subgraphs, subgraphs):
+        args, kwargs = args_tree.unflatten([Tensor._from_value(v) for v in graph.inputs])
+        result = fn(*args, **kwargs)
+        leaves, out_tree = _pytree.flatten(result, is_leaf=lambda x: isinstance(x, Tensor))
+        bad = _static_paths(out_tree)
+        if bad or not leaves:
+            path, value = bad[0] if bad else ("", result)
+            kind = "a graph value" if isinstance(value, Value) else type(value).__name__
+            where = f" at '{path}'" if path else ""
+            raise TypeError(f"{what} must return Tensors (or a pytree of them), got {kind}{where}"
+                            + ("; wrap graph values with Tensor" if isinstance(value, Value)
+                               else ""))
+        graph.output(*[t._graph_value() for t in leaves])
+    return leaves, out_tree
+
+
+def _static_paths(tree: _pytree.TreeDef, path: str = "") -> list[tuple[str, Any]]:
+    if tree.kind == "static":
+        return [(path, tree.meta)]
+    keys = tree.keys if tree.kind in ("dict", "namedtuple") else range(len(tree.children))
+    found = []
+    for key, child in zip(keys, tree.children):
+        found += _static_paths(child, f"{path}.{key}" if path else str(key))
+    return found
+
+
+def _layout_of(t: TensorType | BufferType) -> TensorLayout:
+    return t.to_layout()
+
+
+def stage(fn: Callable, *, name: str | None = None, custom_extensions: Any = (),
+          allow_subgraphs: bool = True, signal_devices: Any = (),
+          is_device_graph: bool = False) -> Callable[..., StagedGraph]:
+    """Traces ``fn`` for the given argument specs: ``stage(fn)(*specs, **static)``.
+
+    Specs are ``TensorLayout``/``BufferLayout`` (or ``TensorType``/``BufferType``);
+    any other leaf is a static argument baked into the graph.
+    """
+    _unsupported(custom_extensions=custom_extensions, signal_devices=signal_devices)
+
+    def staged(*specs: Any, **static: Any) -> StagedGraph:
+        from mo.graph.graph import Graph
+
+        leaves, tree = _pytree.flatten((specs, static), is_leaf=_is_spec_leaf)
+        layouts = []
+        for path, leaf in zip(tree.leaf_paths, leaves):
+            try:
+                layouts.append(as_layout(leaf))
+            except TypeError as e:
+                raise TypeError(f"argument {_argument_name(path)}: {e}") from None
+        graph = Graph(_graph_name(fn, name), [layout.to_type() for layout in layouts])
+        outs, out_tree = _trace(fn, graph, tree, allow_subgraphs, {}, "a staged function")
+        graph.verify()
+        out_layouts = [_layout_of(v.type) for v in graph.outputs]
+        return StagedGraph(fn, graph, layouts, tree, out_layouts, out_tree)
+
+    return staged
+
+
+# -- running ------------------------------------------------------------------------------
+
+
+def _as_array(x: Any, what: str) -> np.ndarray:
+    if isinstance(x, Tensor):
+        return x.to_numpy()
+    if isinstance(x, Buffer):
+        return x.to_numpy()
+    if isinstance(x, np.ndarray):
+        return x
+    if hasattr(x, "__dlpack__"):
+        return np.from_dlpack(x)
+    raise TypeError(f"{what}: expected a Tensor or Buffer, got {type(x).__name__}")
+
+
+class CompiledCallable:
+    """A staged function compiled to native code.
+
+    Calling it checks every argument against its layout (dtype, shape, device,
+    symbolic dims consistent across arguments) before anything runs.
+    """
+
+    def __init__(self, staged: StagedGraph, weights: Mapping[str, Any] | None = None) -> None:
+        from mo.compiler import Executable
+
+        self.staged = staged
+        self.in_layouts = staged.in_layouts
+        self.out_layouts = staged.out_layouts
+        self.in_tree = staged.in_tree
+        self.out_tree = staged.out_tree
+        self._exe = Executable(staged.graph.module)
+        self.compile_seconds = self._exe.compile_seconds
+        self._weights_given = dict(weights or {})
+        self.weights = _types.MappingProxyType(self._weights_given)
+        self._weight_arrays: list[np.ndarray] | None = None
+
+    def _bind_weights(self) -> list[np.ndarray]:
+        arrays = []
+        for spec in self._exe.weights:
+            if spec.name not in self._weights_given:
+                raise ValueError(f"missing weight '{spec.name}' ({spec.type.dtype.name} "
+                                 f"shape {spec.type.shape}): pass it in weights=")
+            arrays.append(_weight_array(spec, self._weights_given[spec.name]))
+        return arrays
+
+    def _inputs(self, leaves: list[Any]) -> tuple[list[np.ndarray], DimBindings]:
+        arrays, bindings = [], DimBindings()
+        for path, leaf, layout in zip(self.in_tree.leaf_paths, leaves, self.in_layouts):
+            path = _argument_name(path)
+            array = _as_array(leaf, f"argument {path}")
+            dtype = DType.from_numpy(array.dtype)
+            device = leaf.device if isinstance(leaf, (Tensor, Buffer)) else CPU()
+            message = layout.matches(array.shape, dtype, device, bindings, argument=path)
+            if message:
+                raise ValueError(message)
+            if isinstance(layout, BufferLayout):
+                if not (array.flags.c_contiguous and array.flags.writeable):
+                    raise ValueError(f"argument {path}: a buffer argument must be writable and "
+                                     "C-contiguous (writes go to its memory)")
+            elif not array.flags.c_contiguous:
+                array = np.ascontiguousarray(array)
+            arrays.append(array)
+        return arrays, bindings
+
+    def _run(self, arrays: list[np.ndarray], bindings: dict) -> list[np.ndarray]:
+        if self._weight_arrays is None:
+            self._weight_arrays = self._bind_weights()
+        outputs = []
+        for i, layout in enumerate(self.out_layouts):
+            try:
+                shape = [d.evaluate(bindings) for d in layout.shape]
+            except ValueError as e:
+                raise ValueError(f"output {i}: cannot size {layout.shape}: {e}") from None
+            outputs.append(np.empty(shape, layout.dtype.to_numpy()))
+        self._exe.run(arrays, self._weight_arrays, outputs)
+        return outputs
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        leaves = self.in_tree.check((args, kwargs), is_leaf=lambda x: isinstance(
+            x, (Tensor, Buffer, np.ndarray)) or hasattr(x, "__dlpack__"))
+        arrays, bindings = self._inputs(leaves)
+        outputs = self._run(arrays, bindings)
+        return self.out_tree.unflatten([Tensor(Buffer.from_numpy(o)) for o in outputs])
+
+    def execute_raw(self, *buffers: Any) -> list[Buffer]:
+        """Runs on flat buffers in input order, skipping the checks."""
+        arrays = [_as_array(b, f"argument {i}") for i, b in enumerate(buffers)]
+        bindings: dict[str, int] = {}
+        for layout, array in zip(self.in_layouts, arrays):
+            for dim, size in zip(layout.shape, array.shape):
+                if dim.is_symbolic:
+                    bindings.setdefault(dim.name, size)
+        return [Buffer.from_numpy(o) for o in self._run(arrays, bindings)]
+
+
+def _weight_array(spec: Any, value: Any) -> np.ndarray:
+    t = spec.type
+    expected = f"{t.dtype.name} shape {t.shape}"
+    if not t.shape.is_static:
+        raise ValueError(f"weight '{spec.name}' has symbolic shape {t.shape}: weights need "
+                         "static shapes")
+    shape = [d.value for d in t.shape]
+    if isinstance(value, numbers.Number) and not isinstance(value, bool):
+        # A Python number fills the weight.
+        return np.full(shape, value, t.dtype.to_numpy())
+    try:
+        array = _as_array(value, f"weight '{spec.name}'")
+    except TypeError as e:
+        raise ValueError(str(e)) from None
+    try:
+        dtype = DType.from_numpy(array.dtype)
+    except TypeError:
+        dtype = None
+    if dtype is not t.dtype or list(array.shape) != shape:
+        got = f"{dtype.name if dtype else array.dtype} shape {list(array.shape)}"
+        raise ValueError(f"weight '{spec.name}': expected {expected}, got {got}")
+    return np.ascontiguousarray(array)
+
+
+def compile(fn: Callable, *, weights: Mapping[str, Any] | None = None, name: str | None = None,
+            custom_extensions: Any = (), allow_subgraphs: bool = True, signal_devices: Any = (),
+            is_device_graph: bool = False) -> Callable[..., CompiledCallable]:
+    """``stage(fn, ...)(*specs, **static).compile(weights=weights)``, curried."""
+    staging = stage(fn, name=name, custom_extensions=custom_extensions,
+                    allow_subgraphs=allow_subgraphs, signal_devices=signal_devices,
+                    is_device_graph=is_device_graph)
+
+    def compiled(*specs: Any, **static: Any) -> CompiledCallable:
+        return staging(*specs, **static).compile(weights)
+
+    return compiled
+
+
+# -- subgraphs ----------------------------------------------------------------------------
+
+_INFER = object()
+
+
+def _inferred_key(fn: Callable) -> str | None:
+    if inspect.ismethod(fn) or getattr(fn, "__closure__", None) or \
+            getattr(fn, "__defaults__", None) or getattr(fn, "__kwdefaults__", None):
+        return None
+    return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+
+
+def as_subgraph(fn: Callable | None = None, *, name: str | None = None, prefix: str = "",
+                key: Any = _INFER) -> Any:
+    """Shares ``fn``'s body between call sites inside a trace.
+
+    Each distinct key (function, name, argument structure and static values,
+    input types, whether a prefix is given) gets one ``mo.graph``; every call
+    emits a ``mo.call``. Placeholder weights in the body resolve to
+    ``prefix + name``. Outside a trace it just calls ``fn``; with
+    ``allow_subgraphs=False`` the body is inlined. ``key=None`` compares the
+    traced bodies instead.
+    """
+    if fn is None:
+        return functools.partial(as_subgraph, name=name, prefix=prefix, key=key)
+    resolved = _inferred_key(fn) if key is _INFER else key
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        capture = _capture.current()
+        if capture is None or not capture.allow_subgraphs:
+            return fn(*args, **kwargs)
+        return _call_subgraph(capture, fn, name, prefix, resolved, args, kwargs)
+
+    return wrapper
+
+
+def _call_subgraph(capture: Any, fn: Callable, name: str | None, prefix: str, key: Any,
+                   args: tuple, kwargs: dict) -> Any:
+    from mo.graph import ops
+    from mo.graph.graph import Graph
+
+    leaves, tree = _pytree.flatten((args, kwargs), is_leaf=lambda x: isinstance(x, Tensor))
+    values = [t._value if t._value is not None else t._graph_value() for t in leaves]
+    types = [v.type for v in values]
+    base = _graph_name(fn, name)
+    cache = capture.subgraphs
+    full_key = f"{key}|{name}|{tree!r}|{types!r}|{bool(prefix)}"
+    entry = cache.get(full_key) if key is not None else None
+    if entry is None:
+        root = capture.graph._root()
+        sub = Graph(_unique_name(root, base), types, parent=root)
+        _, out_tree = _trace(fn, sub, tree, capture.allow_subgraphs, cache, "a subgraph")
+        entry = (sub, out_tree)
+        if key is None:
+            # Structural dedup: an identical body (up to its name) is reused.
+            digest = _body_digest(sub)
+            same = cache.get(("body", base, digest))
+            if same is not None:
+                sub._op.operation.erase()
+                entry = same
+            else:
+                cache[("body", base, digest)] = entry
+        else:
+            cache[full_key] = entry
+    sub, out_tree = entry
+    with capture.graph:
+        results = ops.call(sub, *values, prefix=prefix)
+    return out_tree.unflatten([Tensor._from_value(r) for r in results])
+
+
+def _unique_name(root: Any, base: str) -> str:
+    from mo._mlir import ir
+
+    taken = {ir.StringAttr(op.attributes["sym_name"]).value
+             for op in root.module.body.operations if "sym_name" in op.attributes}
+    if base not in taken:
+        return base
+    i = 1
+    while f"{base}_{i}" in taken:
+        i += 1
+    return f"{base}_{i}"
+
+
+def _body_digest(graph: Any) -> str:
+    text = str(graph._op.operation.get_asm(print_generic_op_form=True))
+    text = text.replace(f'"{graph.name}"', '"@"', 1)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,194 @@
+"""Lowering and JIT execution of mo modules (the runtime side of compilation).
+
+``lower(module)`` runs the CPU pipeline (``mo-opt --mo-cpu-pipeline``) and
+returns the LLVM-dialect module. ``Executable`` JIT-compiles a module's entry
+graph with MLIR's ExecutionEngine and calls it on numpy arrays: inputs and
+weights are passed by pointer (zero-copy), results are written into arrays
+the caller allocates.
+
+Example:
+    >>> import numpy as np
+    >>> from mo._mlir import ir
+    >>> text = '''
+    ... mo.graph @double<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n], f32> {
+    ...   %c = mo.constant dense<2.0> : tensor<f32> : !mo.tensor<[], f32>
+    ...   %y = mo.mul(%x, %c) : (!mo.tensor<[n], f32>, !mo.tensor<[], f32>)
+    ...       -> !mo.tensor<[n], f32>
+    ...   mo.output %y : !mo.tensor<[n], f32>
+    ... }'''
+    >>> exe = Executable(text)
+    >>> out = np.empty(3, np.float32)
+    >>> exe.run([np.arange(3, dtype=np.float32)], [], [out])
+    >>> out.tolist()
+    [0.0, 2.0, 4.0]
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mo import _context
+from mo.graph.type import TensorType
+
+__all__ = ["CompileError", "Executable", "WeightSpec", "lower"]
+
+
+
+class CompileError(RuntimeError):
+    """The compiler rejected a module (the message holds MLIR's diagnostics)."""
+
+
+def _native_library() -> str:
+    from mo._mlir import _mlir_libs
+
+    return os.path.join(os.path.dirname(_mlir_libs.__file__), "libMoPythonCAPI.so")
+
+
+def _as_module(module):
+    """A fresh module in mo's context (parsed from text, or cloned)."""
+    from mo._mlir import ir
+
+    text = module if isinstance(module, str) else str(module.operation.get_asm(
+        enable_debug_info=True))
+    with _context.context():
+        try:
+            return ir.Module.parse(text)
+        except ir.MLIRError as e:
+            raise CompileError(f"cannot parse the module:\n{e}") from None
+
+
+def _run_pipeline(module, pipeline: str) -> None:
+    from mo._mlir import ir, passmanager
+
+    with _context.context():
+        pm = passmanager.PassManager.parse(f"builtin.module({pipeline})")
+        try:
+            pm.run(module.operation)
+        except ir.MLIRError as e:
+            raise CompileError(f"{pipeline} failed:\n{e}") from None
+
+
+def lower(module, target: str = "cpu"):
+    """The module lowered to the LLVM dialect (``--mo-cpu-pipeline``).
+
+    ``module`` is a ``mo._mlir.ir.Module`` or MLIR text; it is not modified.
+    """
+    if target != "cpu":
+        raise ValueError(f"unknown target {target!r}: expected 'cpu'")
+    lowered = _as_module(module)
+    _run_pipeline(lowered, "mo-cpu-pipeline")
+    return lowered
+
+
+@dataclass(frozen=True)
+class WeightSpec:
+    """A weight the entry graph reads: its resolved name and type."""
+
+    name: str
+    type: TensorType
+
+
+class _Descriptor:
+    """A ranked memref descriptor in an int64 buffer, refilled per call."""
+
+    __slots__ = ("buf", "rank", "cell")
+
+    def __init__(self, rank: int) -> None:
+        self.rank = rank
+        self.buf = np.zeros(3 + 2 * rank, np.int64)
+        # The C interface takes a pointer to the descriptor.
+        self.cell = ctypes.c_void_p(self.buf.ctypes.data)
+
+    def fill(self, array: np.ndarray) -> None:
+        buf = self.buf
+        ptr = array.ctypes.data
+        buf[0] = ptr
+        buf[1] = ptr
+        buf[2] = 0
+        r = self.rank
+        if r:
+            buf[3:3 + r] = array.shape
+            buf[3 + r:] = [s // array.itemsize for s in array.strides]
+
+
+class Executable:
+    """The JIT-compiled entry graph of a mo module.
+
+    Args:
+        module: a ``mo._mlir.ir.Module`` or MLIR text with one public graph.
+        opt_level: LLVM optimization level (0-3).
+
+    Attributes:
+        name: the entry graph's name.
+        num_inputs, num_outputs: argument and result counts.
+        weights: the weights to bind, in calling order.
+        compile_seconds: time spent lowering and generating code.
+    """
+
+    def __init__(self, module, opt_level: int = 2) -> None:
+        from mo._mlir import ir
+        from mo._mlir.execution_engine import ExecutionEngine
+
+        start = time.perf_counter()
+        lowered = _as_module(module)
+        _run_pipeline(lowered, "mo-lower-to-linalg")
+        self._inspect_entry(lowered)
+        _run_pipeline(lowered, "mo-cpu-codegen")
+        with _context.context():
+            try:
+                self._engine = ExecutionEngine(lowered, opt_level=opt_level,
+                                               shared_libs=[_native_library()])
+            except (RuntimeError, ir.MLIRError) as e:
+                raise CompileError(f"code generation failed: {e}") from None
+            address = self._engine.raw_lookup("_mlir_ciface_" + self.name)
+        if not address:
+            raise CompileError(f"the entry function {self.name!r} was not generated")
+        self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
+        n = self.num_inputs + len(self.weights) + self.num_outputs
+        self._descriptors = [_Descriptor(r) for r in self._ranks]
+        self._packed = (ctypes.c_void_p * n)(
+            *[ctypes.addressof(d.cell) for d in self._descriptors])
+        self.compile_seconds = time.perf_counter() - start
+
+    def _inspect_entry(self, lowered) -> None:
+        from mo._mlir.dialects import func
+        from mo.graph.graph import python_type
+
+        entries = [op for op in lowered.body.operations
+                   if isinstance(op, func.FuncOp) and "mo.entry" in op.attributes]
+        if len(entries) != 1:
+            raise CompileError(f"expected one public mo.graph (the entry), found {len(entries)}")
+        entry = entries[0]
+        self.name = entry.sym_name.value
+        arg_attrs = entry.arg_attrs if "arg_attrs" in entry.attributes else None
+        weights, inputs, outputs, ranks = [], 0, 0, []
+        for i, t in enumerate(entry.type.inputs):
+            ranks.append(t.rank)
+            attrs = arg_attrs[i] if arg_attrs is not None else None
+            if attrs is not None and "mo.weight" in attrs:
+                weights.append(WeightSpec(attrs["mo.weight"].value,
+                                          python_type(attrs["mo.type"].value)))
+            elif attrs is not None and "mo.output" in attrs:
+                outputs += 1
+            else:
+                inputs += 1
+        self.weights = weights
+        self.num_inputs = inputs
+        self.num_outputs = outputs
+        self._ranks = ranks
+
+    def run(self, inputs: Sequence[np.ndarray], weights: Sequence[np.ndarray],
+            outputs: Sequence[np.ndarray]) -> None:
+        """Runs the graph. Arrays must be C-contiguous with the right dtypes and
+        shapes (not checked here: ``CompiledCallable`` checks); ``outputs`` are
+        written in place."""
+        descriptors = self._descriptors
+        for d, a in zip(descriptors, [*inputs, *weights, *outputs]):
+            d.fill(a)
+        self._fn(self._packed)

@@ -1,0 +1,111 @@
+"""Functional ops on ``Tensor``s (MAX ``max.experimental.functional``, ``F``).
+
+Each function is the graph op of the same name in ``mo.graph.ops``: inside a
+trace it builds that op; outside it runs eagerly (compiled once per input
+types, then cached).
+
+Example:
+    >>> from mo import functional as F
+    >>> from mo.tensor import Tensor
+    >>> F.relu(Tensor([-1.0, 2.0])).to_numpy().tolist()
+    [0.0, 2.0]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mo import _capture
+from mo.graph import ops as _ops
+from mo.tensor import Tensor
+
+# The ops F exposes; each maps Tensor arguments to graph values and back.
+_OPS = [*_ops._BINARY, *_ops._UNARY, "maximum", "minimum", "matmul", "reshape", "cast",
+        "broadcast_to"]
+
+__all__ = [*_OPS, "buffer_store", "constant", "constant_external", "lazy"]
+
+
+def _to_value(x: Any) -> Any:
+    return x._graph_value() if isinstance(x, Tensor) else x
+
+
+def _apply(name: str, args: tuple, kwargs: dict) -> Any:
+    if _capture.current() is not None:
+        out = getattr(_ops, name)(*[_to_value(a) for a in args], **kwargs)
+        return Tensor._from_value(out)
+    from mo import _eager
+
+    return _eager.run(name, args, kwargs)
+
+
+def _make(name: str):
+    def fn(*args: Any, **kwargs: Any) -> Tensor:
+        return _apply(name, args, kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = getattr(_ops, name).__doc__
+    return fn
+
+
+for _name in _OPS:
+    globals()[_name] = _make(_name)
+del _name
+
+
+def constant(value: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """A constant tensor (inside a trace: baked into the graph)."""
+    if _capture.current() is None:
+        return Tensor(value, dtype=dtype)
+    return Tensor._from_value(_ops.constant(value, dtype, device))
+
+
+def constant_external(name: str, layout: Any, is_placeholder: bool = False) -> Tensor:
+    """A named weight of ``layout``, bound from ``compile(..., weights={name: array})``.
+
+    With ``is_placeholder=True`` the name is relative to the calling
+    ``as_subgraph(..., prefix=...)``.
+    """
+    from mo.graph.type import BufferType, TensorType
+    from mo.sharding import BufferLayout, TensorLayout
+
+    if isinstance(layout, (BufferLayout, BufferType)):
+        raise TypeError("constant_external: a constant cannot be a buffer, so it needs a "
+                        "TensorLayout, not BufferLayout")
+    if isinstance(layout, TensorLayout):
+        layout = layout.to_type()
+    if not isinstance(layout, TensorType):
+        raise TypeError(f"constant_external: expected a TensorLayout, got {type(layout).__name__}")
+    if _capture.current() is None:
+        raise RuntimeError("constant_external names a weight of a compiled graph: call it inside "
+                           "a function given to compilation.compile/stage")
+    return Tensor._from_value(_ops.constant_external(name, layout, is_placeholder))
+
+
+def buffer_store(buffer: Tensor, value: Any, index: Any = None) -> None:
+    """Writes ``value`` into ``buffer`` (or ``buffer[index]``).
+
+    Inside a trace the buffer must be a ``BufferLayout`` argument (writing to a
+    ``TensorLayout`` argument is a ``TypeError``); outside, the eager buffer is
+    written in place.
+    """
+    if _capture.current() is not None:
+        if not isinstance(buffer, Tensor) or buffer._value is None:
+            raise TypeError("buffer_store: expected a buffer argument of the traced function")
+        _ops.buffer_store(buffer._value, _to_value(value), index)
+        return
+    if not isinstance(buffer, Tensor):
+        raise TypeError(f"buffer_store: expected a Tensor, got {type(buffer).__name__}")
+    target = buffer.to_numpy()
+    if not target.flags.writeable:
+        raise TypeError("buffer_store: the tensor's memory is read-only")
+    source = value.to_numpy() if isinstance(value, Tensor) else value
+    if index is None:
+        target[...] = source
+    else:
+        target[index] = source
+
+
+def lazy():
+    """Not supported yet: every eager op runs immediately."""
+    raise NotImplementedError("F.lazy() is not supported yet: eager ops run immediately")

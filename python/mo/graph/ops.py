@@ -1,0 +1,469 @@
+"""Graph ops (MAX ``max.graph.ops``) on ``TensorValue``s.
+
+Every op builds one ``mo`` op in the current graph. Binary ops take tensors
+or Python scalars, broadcast like numpy and promote dtypes by MAX's rule
+(``mo.dtype.promote``); unsafe promotions raise. Verifier errors become
+``ValueError``s naming the op, its inputs, the layer path and the user's
+``file:line``.
+
+Example:
+    >>> from mo.dtype import DType
+    >>> from mo.graph import Graph, TensorType, DeviceRef, ops
+    >>> t = TensorType(DType.float32, ["n", 4], DeviceRef.CPU())
+    >>> with Graph("f", input_types=[t]) as g:
+    ...     y = ops.relu(g.inputs[0] * 2.0)
+    ...     g.output(y)
+    >>> y.shape
+    [Dim('n'), Dim(4)]
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import numbers
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from mo import _context
+from mo.dtype import DType, promote, promote_scalar
+from mo.graph.dim import AlgebraicDim, Dim, StaticDim
+from mo.graph.graph import (
+    BufferValue,
+    Graph,
+    TensorValue,
+    Value,
+    current_layer,
+    mlir_type,
+    wrap,
+)
+from mo.graph.type import BufferType, DeviceRef, TensorType
+
+# -- building ---------------------------------------------------------------------
+
+
+def location():
+    """The MLIR location of the op being built: user file:line, layer path."""
+    from mo._mlir import ir
+
+    filename, line = _context.user_frame()
+    ctx = _context.context()
+    loc = ir.Location.file(filename, line, 0, context=ctx)
+    path = current_layer()
+    return ir.Location.name(path, childLoc=loc, context=ctx) if path else loc
+
+
+def _describe_inputs(inputs: Sequence[Any]) -> str:
+    parts = []
+    for v in inputs:
+        if isinstance(v, Value):
+            parts.append(f"{v.dtype.name}{v.shape} on {v.device}")
+        else:
+            parts.append(repr(v))
+    return "(" + ", ".join(parts) + ")"
+
+
+def op_error(name: str, inputs: Sequence[Any], message: str) -> ValueError:
+    """A ``ValueError`` for a failed op: op, inputs, layer path, source line."""
+    filename, line = _context.user_frame()
+    where = f"{filename}:{line}"
+    path = current_layer()
+    layer_note = f" in layer '{path}'" if path else ""
+    return ValueError(f"{name}{layer_note} at {where}: {message}\n"
+                      f"  inputs: {_describe_inputs(inputs)}")
+
+
+def _clean(err: Exception) -> str:
+    text = str(err)
+    lines = [ln.strip() for ln in text.splitlines()]
+    msgs = [ln.split("error: ", 1)[1] for ln in lines if "error: " in ln]
+    return "; ".join(msgs) if msgs else text
+
+
+def build(name: str, inputs: Sequence[Any], graph: Graph, create: Callable[[], Any],
+          verify: bool = False) -> Any:
+    """Runs ``create`` (which builds mo ops) at the end of ``graph``.
+
+    Returns the created op's results wrapped as values (one value, or a list).
+    """
+    from mo._mlir import ir
+
+    with _context.context(), location(), graph.insertion_point():
+        try:
+            op = create()
+            if verify:
+                op.verify()
+        except ir.MLIRError as e:
+            if verify and "op" in locals():
+                op.erase()
+            raise op_error(name, inputs, _clean(e)) from None
+    results = [wrap(r, graph) for r in op.results]
+    return results[0] if len(results) == 1 else results
+
+
+def _graph_of(*values: Any) -> Graph:
+    graphs = {id(v.graph): v.graph for v in values if isinstance(v, Value)}
+    if len(graphs) > 1:
+        names = sorted(g.name for g in graphs.values())
+        raise ValueError(f"values from different graphs ({', '.join(names)}) cannot be combined")
+    return next(iter(graphs.values())) if graphs else Graph.current()
+
+
+def _mo():
+    from mo._mlir.dialects import mo as mo_d
+
+    return mo_d
+
+
+# -- constants ----------------------------------------------------------------------
+
+
+def constant(value: Any, dtype: DType | None = None, device: DeviceRef | None = None) -> TensorValue:
+    """A tensor constant baked into the graph (numpy array, scalar or list).
+
+    Example:
+        >>> from mo.graph import Graph
+        >>> with Graph("c") as g:
+        ...     c = constant([1.0, 2.0], DType.float32)
+        >>> c.shape
+        [Dim(2)]
+    """
+    from mo._mlir import ir
+
+    array = np.asarray(value)
+    if dtype is None:
+        dtype = DType.from_numpy(array.dtype)
+    device = device or DeviceRef.CPU()
+    if dtype is DType.bfloat16:
+        bits = np.asarray(array, dtype=np.float32).view(np.uint32) >> 16
+        array = np.array(bits.astype(np.uint16), order="C")
+    else:
+        # np.array, not np.ascontiguousarray: the latter makes 0-d arrays 1-d.
+        array = np.array(array, dtype=dtype.to_numpy(), order="C")
+    graph = Graph.current()
+    ttype = TensorType(dtype, list(array.shape), device)
+
+    def create():
+        elt = _context.mlir_type(dtype.mlir)
+        if dtype is DType.bfloat16:
+            attr = ir.DenseElementsAttr.get(array, type=elt)
+        else:
+            attr = ir.DenseElementsAttr.get(array, signless=(dtype is DType.bool))
+        return _mo().ConstantOp(mlir_type(ttype), attr)
+
+    return build("constant", [array], graph, create)
+
+
+def constant_external(name: str, type: TensorType, is_placeholder: bool = False) -> TensorValue:
+    """A named weight, bound when the graph is compiled (``weights={name: array}``).
+
+    With ``is_placeholder=True`` the name is relative: a ``mo.call`` with
+    ``prefix="layers.0."`` resolves ``"w"`` to ``"layers.0.w"``.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"constant_external: name must be a non-empty string, got {name!r}")
+    if isinstance(type, BufferType):
+        raise TypeError("constant_external: a constant cannot be a buffer, so it needs a "
+                        "TensorType/TensorLayout, not a BufferType/BufferLayout")
+    if not isinstance(type, TensorType):
+        raise TypeError(f"constant_external: expected a TensorType, got {type.__class__.__name__}")
+    graph = Graph.current()
+    return build("constant_external", [name], graph,
+                 lambda: _mo().ConstantExternalOp(mlir_type(type), name,
+                                                  isPlaceholder=bool(is_placeholder)))
+
+
+# -- conversions -------------------------------------------------------------------
+
+
+def as_tensor_value(x: Any, graph: Graph | None = None, dtype: DType | None = None,
+                    device: DeviceRef | None = None) -> TensorValue:
+    """A TensorValue for ``x``: values pass through, Buffers load, scalars and arrays
+    become constants (of ``dtype`` if given)."""
+    if isinstance(x, TensorValue):
+        return x
+    if isinstance(x, BufferValue):
+        return buffer_load(x)
+    unwrap = getattr(x, "_graph_value", None)
+    if unwrap is not None:
+        return unwrap()
+    if isinstance(x, (numbers.Number, np.ndarray, np.generic, list, tuple)):
+        return constant(x, dtype, device)
+    raise TypeError(f"expected a tensor value or a number, got {type(x).__name__}")
+
+
+def _binary_operands(name: str, a: Any, b: Any) -> tuple[TensorValue, TensorValue]:
+    a_is, b_is = _is_tensorish(a), _is_tensorish(b)
+    if not a_is and not b_is:
+        raise TypeError(f"{name}: at least one operand must be a tensor value")
+    graph = _graph_of(*(v for v in (a, b) if isinstance(v, Value)))
+    with graph:
+        if a_is and b_is:
+            a, b = as_tensor_value(a), as_tensor_value(b)
+            try:
+                dtype = promote(a.dtype, b.dtype)
+            except TypeError as e:
+                raise op_error(name, [a, b], str(e)) from None
+            return cast(a, dtype), cast(b, dtype)
+        tensor, scalar = (as_tensor_value(a), b) if a_is else (as_tensor_value(b), a)
+        try:
+            dtype = promote_scalar(tensor.dtype, scalar)
+        except TypeError as e:
+            raise op_error(name, [a, b], str(e)) from None
+        other = constant(scalar, dtype, tensor.device)
+        return (tensor, other) if a_is else (other, tensor)
+
+
+def _is_tensorish(x: Any) -> bool:
+    return isinstance(x, Value) or hasattr(x, "_graph_value")
+
+
+def cast(x: TensorValue, dtype: DType) -> TensorValue:
+    """Converts elements to ``dtype`` (numpy ``astype`` semantics)."""
+    x = as_tensor_value(x)
+    if not isinstance(dtype, DType):
+        raise TypeError(f"cast: expected a DType, got {type(dtype).__name__}")
+    if x.dtype is dtype:
+        return x
+    out = TensorType(dtype, x.shape, x.device)
+    return build("cast", [x], x.graph,
+                 lambda: _mo().CastOp(mlir_type(out), x._value))
+
+
+# -- elementwise families (one table each) -------------------------------------------
+
+_BINARY = {
+    "add": "AddOp", "sub": "SubOp", "mul": "MulOp", "div": "DivOp",
+    "max": "MaxOp", "min": "MinOp",
+}
+_UNARY = {
+    "abs": "AbsOp", "negative": "NegativeOp", "relu": "ReluOp", "ceil": "CeilOp",
+    "cos": "CosOp", "erf": "ErfOp", "exp": "ExpOp", "floor": "FloorOp", "log": "LogOp",
+    "log1p": "Log1pOp", "round": "RoundOp", "rsqrt": "RsqrtOp", "sigmoid": "SigmoidOp",
+    "silu": "SiluOp", "sin": "SinOp", "sqrt": "SqrtOp", "tanh": "TanhOp", "trunc": "TruncOp",
+}
+_FLOAT_ONLY = set(_UNARY) - {"abs", "negative", "relu"}
+
+
+def _make_binary(name: str, op_class: str) -> Callable[[Any, Any], TensorValue]:
+    def fn(lhs: Any, rhs: Any) -> TensorValue:
+        a, b = _binary_operands(name, lhs, rhs)
+        return build(name, [a, b], a.graph,
+                     lambda: getattr(_mo(), op_class)(a._value, b._value))
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and MAX dtype promotion."
+    return fn
+
+
+def _make_unary(name: str, op_class: str) -> Callable[[Any], TensorValue]:
+    def fn(x: Any) -> TensorValue:
+        x = as_tensor_value(x)
+        if name in _FLOAT_ONLY and not x.dtype.is_float:
+            raise op_error(name, [x], f"{name} needs a floating-point tensor, got {x.dtype.name} "
+                                      "(cast it first)")
+        return build(name, [x], x.graph, lambda: getattr(_mo(), op_class)(x._value))
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``."
+    return fn
+
+
+for _name, _cls in _BINARY.items():
+    globals()[_name] = _make_binary(_name, _cls)
+for _name, _cls in _UNARY.items():
+    globals()[_name] = _make_unary(_name, _cls)
+del _name, _cls
+maximum, minimum = globals()["max"], globals()["min"]
+
+
+# -- linear algebra and shapes ------------------------------------------------------
+
+
+def matmul(lhs: Any, rhs: Any) -> TensorValue:
+    """Batched matrix product ``[..., M, K] @ [..., K, N]`` (batch dims broadcast)."""
+    a, b = _binary_operands("matmul", lhs, rhs)
+    if a.rank < 2 or b.rank < 2:
+        raise op_error("matmul", [a, b], "matmul operands must have rank >= 2")
+    return build("matmul", [a, b], a.graph, lambda: _mo().MatmulOp(a._value, b._value))
+
+
+def _factor(d: Dim) -> tuple[int, list[Dim]] | None:
+    """A product of dims as (static coefficient, symbolic factors), if it is one."""
+    if isinstance(d, StaticDim):
+        return d.value, []
+    if isinstance(d, AlgebraicDim):
+        if d.op != "mul":
+            return 1, [d]
+        left, right = _factor(d.lhs), _factor(d.rhs)
+        return left[0] * right[0], left[1] + right[1]
+    return 1, [d]
+
+
+def _product(dims: Iterable[Dim]) -> Dim:
+    total: Dim = Dim(1)
+    for d in dims:
+        total = total * d
+    return total
+
+
+def reshape(x: Any, shape: Iterable[Any]) -> TensorValue:
+    """Reinterprets ``x`` with ``shape`` (same number of elements; one -1 is inferred).
+
+    Dims may be ints, names or expressions of ``x``'s dims (``[b * s, 4]``).
+    """
+    x = as_tensor_value(x)
+    dims: list[Dim | None] = []
+    for d in shape:
+        if isinstance(d, numbers.Integral) and int(d) == -1:
+            dims.append(None)
+        else:
+            try:
+                dims.append(Dim(d))
+            except (TypeError, ValueError) as e:
+                raise op_error("reshape", [x, list(shape)], str(e)) from None
+    if dims.count(None) > 1:
+        raise op_error("reshape", [x, list(shape)], "at most one dim can be -1")
+    total = _factor(_product(x.shape))
+    if None in dims:
+        known = _factor(_product(d for d in dims if d is not None))
+        remaining = list(total[1])
+        ok = known[0] != 0 and total[0] % known[0] == 0
+        for f in known[1]:
+            if f in remaining:
+                remaining.remove(f)
+            else:
+                ok = False
+        if not ok:
+            raise op_error("reshape", [x, list(shape)],
+                           f"cannot infer the -1 dim: {_product(x.shape)} elements are not a "
+                           f"multiple of {_product(d for d in dims if d is not None)}")
+        dims[dims.index(None)] = _product([*remaining, Dim(total[0] // known[0])])
+    new_total = _factor(_product(dims))
+    if total[1] == [] and new_total[1] == [] and total[0] != new_total[0]:
+        raise op_error("reshape", [x, list(shape)],
+                       f"cannot reshape {x.shape} ({total[0]} elements) to {dims} "
+                       f"({new_total[0]} elements)")
+    out = TensorType(x.dtype, dims, x.device)
+    return build("reshape", [x, list(shape)], x.graph,
+                 lambda: _mo().ReshapeOp(mlir_type(out), x._value), verify=True)
+
+
+# -- buffers --------------------------------------------------------------------------
+
+
+def buffer_load(buffer: BufferValue) -> TensorValue:
+    """The current contents of a buffer, as a tensor."""
+    if not isinstance(buffer, BufferValue):
+        raise TypeError(f"buffer_load: expected a buffer value, got {type(buffer).__name__}")
+    out = TensorType(buffer.dtype, buffer.shape, buffer.device)
+    return build("buffer_load", [buffer], buffer.graph,
+                 lambda: _mo().MutableLoadOp(mlir_type(out), buffer._value))
+
+
+def _window(buffer: BufferValue, index: Any) -> tuple[list[int], list[int], list[Dim]] | None:
+    """(starts, steps, sizes) of a basic slice of a buffer; None for the whole."""
+    if index is None or index is Ellipsis or index == ():
+        return None
+    if not isinstance(index, tuple):
+        index = (index,)
+    if len(index) > buffer.rank:
+        raise IndexError(f"too many indices for a buffer of rank {buffer.rank}")
+    starts, steps, sizes = [], [], []
+    for axis in range(buffer.rank):
+        item = index[axis] if axis < len(index) else slice(None)
+        dim = buffer.shape[axis]
+        if isinstance(item, numbers.Integral):
+            item = slice(int(item), int(item) + 1 if int(item) != -1 else None)
+            if not isinstance(dim, StaticDim) and item.start < 0:
+                raise IndexError("negative indices need a static dim")
+        if not isinstance(item, slice):
+            raise TypeError(f"buffer index must be ints and slices, got {type(item).__name__}")
+        if isinstance(dim, StaticDim):
+            start, stop, step = item.indices(dim.value)
+            count = builtins.max(0, math.ceil((stop - start) / step))
+            sizes.append(Dim(count))
+        else:
+            if item != slice(None):
+                raise IndexError(f"slicing a symbolic dim ({dim}) needs the whole dim (':')")
+            start, step = 0, 1
+            sizes.append(dim)
+        if step < 1:
+            raise IndexError("buffer slices need a positive step")
+        starts.append(start)
+        steps.append(step)
+    return starts, steps, sizes
+
+
+def buffer_store(buffer: BufferValue, value: Any, index: Any = None) -> None:
+    """Writes ``value`` into ``buffer`` (or into ``buffer[index]``, basic slices).
+
+    The write reaches the caller's buffer when the graph runs.
+    """
+    from mo._mlir import ir
+
+    if isinstance(buffer, TensorValue):
+        raise TypeError("cannot mutate a tensor argument that was staged as a tensor; stage it "
+                        "as a buffer instead, by passing a BufferLayout as its spec")
+    if not isinstance(buffer, BufferValue):
+        raise TypeError(f"buffer_store: expected a buffer value, got {type(buffer).__name__}")
+    window = _window(buffer, index)
+    sizes = buffer.shape if window is None else window[2]
+    with buffer.graph:
+        v = as_tensor_value(value, buffer.graph, buffer.dtype, buffer.device)
+        if v.dtype is not buffer.dtype:
+            v = cast(v, buffer.dtype)
+        if list(v.shape) != list(sizes):
+            v = broadcast_to(v, sizes)
+
+    def create():
+        starts = ir.DenseI64ArrayAttr.get(window[0]) if window else None
+        steps = ir.DenseI64ArrayAttr.get(window[1]) if window else None
+        return _mo().MutableStoreOp(v._value, buffer._value, starts=starts, steps=steps)
+
+    from mo._mlir import ir as _ir  # noqa: F401
+
+    with _context.context(), location(), buffer.graph.insertion_point():
+        try:
+            op = create()
+            op.verify()
+        except ir.MLIRError as e:
+            raise op_error("buffer_store", [buffer, v], _clean(e)) from None
+
+
+def broadcast_to(x: Any, shape: Sequence[Any]) -> TensorValue:
+    """``x`` broadcast to ``shape`` (numpy rules)."""
+    x = as_tensor_value(x)
+    dims = [Dim(d) for d in shape]
+    if list(x.shape) == dims:
+        return x
+    # x + zeros(shape): the broadcasting elementwise op computes the shape.
+    zero = _zeros_like_shape(x, dims)
+    return add(x, zero)  # noqa: F821 (generated above)
+
+
+def _zeros_like_shape(x: TensorValue, dims: list[Dim]) -> TensorValue:
+    if all(isinstance(d, StaticDim) for d in dims):
+        return constant(np.zeros([d.value for d in dims], x.dtype.to_numpy()), x.dtype, x.device)
+    raise op_error("broadcast_to", [x, dims], "broadcasting to symbolic dims is not supported yet")
+
+
+# -- subgraphs --------------------------------------------------------------------------
+
+
+def call(graph: Graph, *args: Any, prefix: str = "") -> list[TensorValue]:
+    """Calls subgraph ``graph`` (built with ``parent=``) and returns its results."""
+    from mo._mlir import ir
+
+    caller = Graph.current()
+    values = [a if isinstance(a, Value) else as_tensor_value(a) for a in args]
+    result_types = [v._value.type for v in graph.outputs]
+
+    def create():
+        return _mo().CallOp(result_types, ir.FlatSymbolRefAttr.get(graph.name),
+                            [v._value for v in values], prefix=prefix or None)
+
+    out = build("call", values, caller, create, verify=True)
+    return out if isinstance(out, list) else [out]

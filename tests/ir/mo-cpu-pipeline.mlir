@@ -1,0 +1,69 @@
+// --mo-cpu-pipeline: mo graphs end in the LLVM dialect only, with a C-interface
+// wrapper per entry graph that keeps the weight and output annotations.
+// RUN: mo-opt %s --split-input-file --mo-cpu-pipeline | FileCheck %s
+// RUN: mo-opt %s --split-input-file --mo-cpu-pipeline | FileCheck %s --check-prefix=ONLY-LLVM
+
+// Nothing but LLVM-dialect ops is left in any case (attribute names such as
+// mo.weight may stay; ops of other dialects may not).
+// ONLY-LLVM-NOT: {{^ *(%[^ ]+ = )?"?(mo|memref|linalg|tensor|bufferization|arith|math|scf|cf|func|affine|vector|index|ub)\.[a-z_]+}}
+// ONLY-LLVM-NOT: unrealized_conversion_cast
+
+// A shared subgraph (two prefixed calls, so two weights) with a matmul and a
+// relu, a reshape to [batch * 2, 2], and a cast to bool and back.
+// CHECK-LABEL: llvm.func @block(
+// CHECK-SAME: attributes {sym_visibility = "private"}
+// CHECK: llvm.fmul
+// CHECK: llvm.fadd
+// CHECK: llvm.intr.maximum
+// CHECK-LABEL: llvm.func @model(
+// CHECK-SAME: attributes {llvm.emit_c_interface, mo.entry}
+// CHECK: llvm.call @block(
+// CHECK: llvm.call @block(
+// CHECK: %[[B:.+]] = llvm.fcmp "une" %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: llvm.uitofp %[[B]] : i1 to f32
+// CHECK-LABEL: llvm.func @_mlir_ciface_model(
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr,
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {{\{[^}]*}}mo.weight = "layers.0.w"},
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {{\{[^}]*}}mo.weight = "layers.1.w"},
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64},
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 1 : i64})
+// CHECK-SAME: attributes {llvm.emit_c_interface, mo.entry}
+// CHECK: llvm.call @model(
+// CHECK: llvm.return
+// The deallocation helper's i1 flags are stored as bytes.
+// CHECK-LABEL: llvm.func @dealloc_helper(
+// CHECK: %[[FLAG:.+]] = llvm.load %{{.+}} : !llvm.ptr -> i8
+// CHECK-NEXT: llvm.trunc %[[FLAG]] : i8 to i1
+mo.graph private @block<batch>(%x: !mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32> {
+  %w = mo.constant.external "w" placeholder : !mo.tensor<[4, 4], f32>
+  %y = mo.matmul(%x, %w) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4, 4], f32>) -> !mo.tensor<[batch, 4], f32>
+  %r = mo.relu %y : !mo.tensor<[batch, 4], f32>
+  mo.output %r : !mo.tensor<[batch, 4], f32>
+}
+mo.graph @model<batch>(%x: !mo.tensor<[batch, 4], f32>) -> (!mo.tensor<[batch * 2, 2], f32>, !mo.tensor<[batch, 4], f32>) {
+  %1 = mo.call @block(%x) {prefix = "layers.0."} : (!mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
+  %2 = mo.call @block(%1) {prefix = "layers.1."} : (!mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
+  %3 = mo.reshape %2 : !mo.tensor<[batch, 4], f32> -> !mo.tensor<[batch * 2, 2], f32>
+  %b = mo.cast %2 : !mo.tensor<[batch, 4], f32> -> !mo.tensor<[batch, 4], i1>
+  %4 = mo.cast %b : !mo.tensor<[batch, 4], i1> -> !mo.tensor<[batch, 4], f32>
+  mo.output %3, %4 : !mo.tensor<[batch * 2, 2], f32>, !mo.tensor<[batch, 4], f32>
+}
+
+// -----
+
+// Buffers: a strided store into a mutable buffer and a read of it lower to
+// plain loads and stores through the C interface.
+// CHECK-LABEL: llvm.func @update(
+// CHECK-SAME: attributes {llvm.emit_c_interface, mo.entry}
+// CHECK: llvm.fadd
+// CHECK: llvm.store
+// CHECK-LABEL: llvm.func @_mlir_ciface_update(
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr, %{{[a-zA-Z0-9_]+}}: !llvm.ptr, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64})
+// CHECK: llvm.call @update(
+mo.graph @update<n>(%buf: !mo.buffer<[n, 8], f32>, %v: !mo.tensor<[n, 2], f32>) -> !mo.tensor<[n, 8], f32> {
+  %one = mo.constant dense<1.0> : tensor<f32> : !mo.tensor<[], f32>
+  %w = mo.add(%v, %one) : (!mo.tensor<[n, 2], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n, 2], f32>
+  "mo.mutable.store"(%w, %buf) <{starts = array<i64: 0, 2>, steps = array<i64: 1, 3>}> : (!mo.tensor<[n, 2], f32>, !mo.buffer<[n, 8], f32>) -> ()
+  %t = mo.mutable.load %buf : !mo.buffer<[n, 8], f32> -> !mo.tensor<[n, 8], f32>
+  mo.output %t : !mo.tensor<[n, 8], f32>
+}
