@@ -188,9 +188,13 @@ class CompiledCallable:
         self.out_tree = staged.out_tree
         self._exe = Executable(staged.graph.module)
         self.compile_seconds = self._exe.compile_seconds
+        # Per-call constants: argument names, which arguments are buffers.
+        self._arg_names = [_argument_name(p) for p in self.in_tree.leaf_paths]
+        self._is_buffer = [isinstance(lay, BufferLayout) for lay in self.in_layouts]
         self._weights_given = dict(weights or {})
         self.weights = _types.MappingProxyType(self._weights_given)
         self._weight_arrays: list[np.ndarray] | None = None
+        self._fast = _FastSignature.build(self.in_tree, self.in_layouts)
 
     def _bind_weights(self) -> list[np.ndarray]:
         arrays = []
@@ -203,15 +207,15 @@ class CompiledCallable:
 
     def _inputs(self, leaves: list[Any]) -> tuple[list[np.ndarray], DimBindings]:
         arrays, bindings = [], DimBindings()
-        for path, leaf, layout in zip(self.in_tree.leaf_paths, leaves, self.in_layouts):
-            path = _argument_name(path)
+        for path, leaf, layout, is_buffer in zip(self._arg_names, leaves, self.in_layouts,
+                                                 self._is_buffer):
             array = _as_array(leaf, f"argument {path}")
             dtype = DType.from_numpy(array.dtype)
             device = leaf.device if isinstance(leaf, (Tensor, Buffer)) else CPU()
             message = layout.matches(array.shape, dtype, device, bindings, argument=path)
             if message:
                 raise ValueError(message)
-            if isinstance(layout, BufferLayout):
+            if is_buffer:
                 if not (array.flags.c_contiguous and array.flags.writeable):
                     raise ValueError(f"argument {path}: a buffer argument must be writable and "
                                      "C-contiguous (writes go to its memory)")
@@ -234,11 +238,15 @@ class CompiledCallable:
         return outputs
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        leaves = self.in_tree.check((args, kwargs), is_leaf=lambda x: isinstance(
-            x, (Tensor, Buffer, np.ndarray)) or hasattr(x, "__dlpack__"))
-        arrays, bindings = self._inputs(leaves)
+        fast = self._fast.match(args, kwargs) if self._fast else None
+        if fast is not None:
+            arrays, bindings = fast
+        else:  # The general path, which also explains any mismatch.
+            leaves = self.in_tree.check((args, kwargs), is_leaf=lambda x: isinstance(
+                x, (Tensor, Buffer, np.ndarray)) or hasattr(x, "__dlpack__"))
+            arrays, bindings = self._inputs(leaves)
         outputs = self._run(arrays, bindings)
-        return self.out_tree.unflatten([Tensor(Buffer.from_numpy(o)) for o in outputs])
+        return self.out_tree.unflatten([Tensor(Buffer._wrap(o)) for o in outputs])
 
     def execute_raw(self, *buffers: Any) -> list[Buffer]:
         """Runs on flat buffers in input order, skipping the checks."""
@@ -248,7 +256,84 @@ class CompiledCallable:
             for dim, size in zip(layout.shape, array.shape):
                 if dim.is_symbolic:
                     bindings.setdefault(dim.name, size)
-        return [Buffer.from_numpy(o) for o in self._run(arrays, bindings)]
+        return [Buffer._wrap(o) for o in self._run(arrays, bindings)]
+
+
+class _FastSignature:
+    """The per-call check for the common signature: flat positional and
+    keyword arguments, each a tensor leaf or a static value, on the CPU.
+
+    ``match`` returns (arrays, dim bindings) when every argument fits, or None
+    (the caller then runs the general check, which names the problem).
+    """
+
+    __slots__ = ("positional", "keywords", "inputs")
+
+    @classmethod
+    def build(cls, tree: _pytree.TreeDef, layouts: list[TensorLayout]) -> _FastSignature | None:
+        args_tree, kwargs_tree = tree.children
+        if args_tree.kind != "tuple" or kwargs_tree.kind != "dict":
+            return None
+        children = [*args_tree.children, *kwargs_tree.children]
+        if any(c.kind not in ("leaf", "static") for c in children):
+            return None
+        self = cls()
+        leaf = iter(range(len(layouts)))
+        self.positional = [(c.kind == "leaf", next(leaf) if c.kind == "leaf" else c.meta)
+                           for c in args_tree.children]
+        self.keywords = {k: (c.kind == "leaf", next(leaf) if c.kind == "leaf" else c.meta)
+                         for k, c in zip(kwargs_tree.keys, kwargs_tree.children)}
+        self.inputs = []
+        for layout in layouts:
+            dims = [(0, d.value) if d.is_static else (1, d.name) if d.is_symbolic else (2, d)
+                    for d in layout.shape]
+            self.inputs.append((layout.dtype.to_numpy(), len(dims), dims,
+                                isinstance(layout, BufferLayout)))
+        return self
+
+    def match(self, args: tuple, kwargs: dict) -> tuple[list[np.ndarray], dict] | None:
+        if len(args) != len(self.positional) or len(kwargs) != len(self.keywords):
+            return None
+        slots: list[Any] = [None] * len(self.inputs)
+        for (is_leaf, meta), value in zip(self.positional, args):
+            if is_leaf:
+                slots[meta] = value
+            elif type(value) is not type(meta) or value != meta:
+                return None
+        for key, value in kwargs.items():
+            entry = self.keywords.get(key)
+            if entry is None:
+                return None
+            is_leaf, meta = entry
+            if is_leaf:
+                slots[meta] = value
+            elif type(value) is not type(meta) or value != meta:
+                return None
+        arrays, bindings = [], {}
+        for value, (dtype, rank, dims, is_buffer) in zip(slots, self.inputs):
+            if isinstance(value, Tensor):
+                if value._buffer is None:
+                    return None
+                value = value._buffer
+            if isinstance(value, Buffer):
+                if not value.device.is_host:
+                    return None
+                value = value._array
+            if type(value) is not np.ndarray or value.dtype != dtype or value.ndim != rank:
+                return None
+            for (kind, d), size in zip(dims, value.shape):
+                if kind == 0:
+                    if d != size:
+                        return None
+                elif kind == 1:
+                    if bindings.setdefault(d, size) != size:
+                        return None
+                else:
+                    return None  # expressions: the general path evaluates them
+            if not value.flags.c_contiguous or (is_buffer and not value.flags.writeable):
+                return None
+            arrays.append(value)
+        return arrays, bindings
 
 
 def _weight_array(spec: Any, value: Any) -> np.ndarray:

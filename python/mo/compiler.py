@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import struct
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -95,26 +96,22 @@ class WeightSpec:
 
 
 class _Descriptor:
-    """A ranked memref descriptor in an int64 buffer, refilled per call."""
+    """A ranked memref descriptor (allocated, aligned, offset, sizes, strides),
+    refilled per call with one ``struct.pack_into``."""
 
-    __slots__ = ("buf", "rank", "cell")
+    __slots__ = ("buf", "fmt", "cell")
 
     def __init__(self, rank: int) -> None:
-        self.rank = rank
-        self.buf = np.zeros(3 + 2 * rank, np.int64)
+        self.fmt = "q" * (3 + 2 * rank)
+        self.buf = (ctypes.c_int64 * (3 + 2 * rank))()
         # The C interface takes a pointer to the descriptor.
-        self.cell = ctypes.c_void_p(self.buf.ctypes.data)
+        self.cell = ctypes.c_void_p(ctypes.addressof(self.buf))
 
     def fill(self, array: np.ndarray) -> None:
-        buf = self.buf
         ptr = array.ctypes.data
-        buf[0] = ptr
-        buf[1] = ptr
-        buf[2] = 0
-        r = self.rank
-        if r:
-            buf[3:3 + r] = array.shape
-            buf[3 + r:] = [s // array.itemsize for s in array.strides]
+        size = array.itemsize
+        struct.pack_into(self.fmt, self.buf, 0, ptr, ptr, 0, *array.shape,
+                         *[s // size for s in array.strides])
 
 
 class Executable:

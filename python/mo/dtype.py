@@ -53,6 +53,9 @@ import numpy as np
 __all__ = ["DType", "DTypePromotionError", "promote", "promote_scalar"]
 
 
+_FROM_NUMPY_DTYPE: dict = {}
+
+
 class DTypePromotionError(TypeError, ValueError):
     """An unsafe dtype promotion. Both a ``TypeError`` and a ``ValueError``.
 
@@ -173,6 +176,10 @@ class DType(enum.Enum):
         """
         if isinstance(dtype_like, DType):
             return dtype_like
+        if isinstance(dtype_like, np.dtype):
+            cached = _FROM_NUMPY_DTYPE.get(dtype_like)
+            if cached is not None:
+                return cached
         try:
             dt = np.dtype(dtype_like)
         except Exception as e:  # numpy raises TypeError or ValueError here
@@ -185,6 +192,7 @@ class DType(enum.Enum):
             if dt.kind in "iuf":
                 found = _FROM_NUMPY.get((dt.kind, dt.itemsize))
                 if found is not None:
+                    _FROM_NUMPY_DTYPE[dt] = found  # hot path of every call
                     return found
             if dt.kind == "V" and dt.name == "bfloat16" and dt.itemsize == 2:
                 return DType.bfloat16
