@@ -286,6 +286,60 @@ def Mo_MutableStoreOp : Mo_Op<"mutable.store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Quantization (GGUF block formats)
+//===----------------------------------------------------------------------===//
+
+def Mo_QuantEncoding : I32EnumAttr<"QuantEncoding", "GGUF block encoding", [
+    I32EnumAttrCase<"Q4_0", 0, "q4_0">,
+    I32EnumAttrCase<"Q4_K", 1, "q4_k">,
+    I32EnumAttrCase<"Q5_K", 2, "q5_k">,
+    I32EnumAttrCase<"Q6_K", 3, "q6_k">]> {
+  let cppNamespace = "::mlir::mo";
+  let genSpecializedAttr = 0;
+}
+def Mo_QuantEncodingAttr : EnumAttr<Mo_Dialect, Mo_QuantEncoding, "encoding">;
+
+def Mo_DequantizeOp : Mo_Op<"dequantize", [Pure]> {
+  let summary = "Expands GGUF-quantized rows to float32";
+  let description = [{
+    Each row of `input` (uint8, `[..., bytes]`) holds whole blocks of the
+    encoding (Q4_0: 32 values in 18 bytes; Q4_K: 256 in 144; Q5_K: 256 in
+    176; Q6_K: 256 in 210), bit for bit as ggml lays them out.
+
+    ```mlir
+    %w = mo.dequantize q4_0 %q : !mo.tensor<[4, 18], ui8> -> !mo.tensor<[4, 32], f32>
+    ```
+  }];
+  let arguments = (ins Mo_QuantEncodingAttr:$encoding, Mo_AnyTensor:$input);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $encoding $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Mo_QMatmulOp : Mo_Op<"qmatmul", [Pure]> {
+  let summary = "lhs @ dequantize(rhs).T without materializing the weights";
+  let description = [{
+    `lhs` is float32 `[..., M, K]`; `rhs` holds the quantized weight stored
+    transposed, uint8 `[N, K / elements_per_block * block_bytes]`. The result
+    is `[..., M, N]`. Lowerings dequantize inside the matmul's inner loop.
+
+    ```mlir
+    %y = mo.qmatmul q4_k(%x, %w) : (!mo.tensor<[batch, 256], f32>,
+        !mo.tensor<[4096, 144], ui8>) -> !mo.tensor<[batch, 4096], f32>
+    ```
+  }];
+  let arguments = (ins Mo_QuantEncodingAttr:$encoding, Mo_AnyTensor:$lhs,
+                       Mo_AnyTensor:$rhs);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $encoding `(` $lhs `,` $rhs `)` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 include "Mo/MoElementwise.td"
 
 #endif // MO_OPS_TD

@@ -459,6 +459,6 @@ def _unique_name(root: Any, base: str) -> str:
 
 
 def _body_digest(graph: Any) -> str:
-    text = str(graph._op.operation.get_asm(print_generic_op_form=True))
+    text = str(graph._op.operation.get_asm(print_generic_op_form=True, use_local_scope=True))
     text = text.replace(f'"{graph.name}"', '"@"', 1)
     return hashlib.sha256(text.encode()).hexdigest()

@@ -1,9 +1,13 @@
-"""A small end-to-end demo: build a mo module in Python, print it, run mo-opt.
+"""A small end-to-end demo: trace, compile and run a model; inspect its IR.
 
-Run with ``python -m mo.demo``. It builds a shared subgraph ``@block`` that
-scales its input by a weight, calls it twice with different weight prefixes,
-verifies and prints the module, then inlines it with ``mo-opt --inline`` (the
-call prefixes end up in the weight names) and canonicalizes.
+Run with ``python -m mo.demo``. It
+
+1. traces a 3-layer MLP whose layers share one subgraph (``as_subgraph`` with
+   per-layer weight prefixes), prints the mo module, compiles it and checks
+   the result against numpy;
+2. builds a mo module with the low-level dialect bindings and runs
+   ``mo-opt --inline --canonicalize`` on it (the call prefixes end up in the
+   weight names).
 """
 
 from __future__ import annotations
@@ -59,7 +63,59 @@ def mo_opt(module: ir.Module, *flags: str) -> str:
     return done.stdout
 
 
+def run_model() -> None:
+    """Traces, compiles and runs a small MLP; checks it against numpy."""
+    import time
+
+    import numpy as np
+
+    from mo import compilation
+    from mo import functional as F
+    from mo.driver import CPU
+    from mo.dtype import DType
+    from mo.sharding import TensorLayout
+    from mo.tensor import Tensor
+
+    width = 16
+
+    def dense_relu(x):
+        w = F.constant_external("w", TensorLayout(DType.float32, [width, width], CPU()),
+                                is_placeholder=True)
+        b = F.constant_external("b", TensorLayout(DType.float32, [width], CPU()),
+                                is_placeholder=True)
+        return F.relu(x @ w + b)
+
+    def mlp(x):
+        for i in range(3):
+            x = compilation.as_subgraph(dense_relu, prefix=f"layers.{i}.")(x)
+        return x
+
+    rng = np.random.default_rng(0)
+    weights = {}
+    for i in range(3):
+        weights[f"layers.{i}.w"] = rng.standard_normal((width, width), np.float32) / 4
+        weights[f"layers.{i}.b"] = rng.standard_normal(width, np.float32) / 4
+    spec = TensorLayout(DType.float32, ["batch", width], CPU())
+    staged = compilation.stage(mlp)(spec)
+    print("// mo module traced from Python (one shared layer body, three calls):")
+    print(staged)
+    start = time.perf_counter()
+    run = staged.compile(weights)
+    compile_ms = (time.perf_counter() - start) * 1e3
+    x = rng.standard_normal((8, width), np.float32)
+    out = run(Tensor(x)).to_numpy()
+    ref = x
+    for i in range(3):
+        ref = np.maximum(ref @ weights[f"layers.{i}.w"] + weights[f"layers.{i}.b"], 0)
+    err = float(np.abs(out - ref).max())
+    print(f"// compiled in {compile_ms:.0f} ms; batch 8 output {out.shape}, "
+          f"max |mo - numpy| = {err:.1e}")
+    if err > 1e-4:
+        raise SystemExit("demo: result differs from numpy")
+
+
 def main() -> None:
+    run_model()
     with ir.Context(), ir.Location.unknown():
         module = build_module()
         print("// mo module built from Python:")

@@ -198,3 +198,83 @@ mo.graph @f(%a: !mo.tensor<[2, 1], f32>, %b: !mo.tensor<[3], f32>) {
   %r = mo.div(%a, %b) : (!mo.tensor<[2, 1], f32>, !mo.tensor<[3], f32>) -> !mo.tensor<[2, 1], f32>
   mo.output
 }
+
+// -----
+
+mo.graph @f(%q: !mo.tensor<[4, 36], si8>) {
+  // expected-error @+1 {{'mo.dequantize' op input must be uint8, got 'si8'}}
+  %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 36], si8> -> !mo.tensor<[4, 64], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f(%q: !mo.tensor<[4, 20], ui8>) {
+  // expected-error @+1 {{'mo.dequantize' op input last dim 20 is not a multiple of the q4_0 block size (18 bytes per 32 values)}}
+  %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 20], ui8> -> !mo.tensor<[4, 32], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f<n>(%q: !mo.tensor<[4, n], ui8>) {
+  // expected-error @+1 {{'mo.dequantize' op input must have a static last dim, got [4, n]}}
+  %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, n], ui8> -> !mo.tensor<[4, 32], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f(%q: !mo.tensor<[4, 18], ui8>) {
+  // expected-error @+1 {{'mo.dequantize' op result must be '!mo.tensor<[4, 32], f32>', got '!mo.tensor<[4, 64], f32>'}}
+  %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 18], ui8> -> !mo.tensor<[4, 64], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], f32>) {
+  // expected-error @+1 {{'mo.qmatmul' op rhs must be uint8, got 'f32'}}
+  %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[3, 18], f32>) -> !mo.tensor<[2, 3], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f(%x: !mo.tensor<[2, 32], f16>, %w: !mo.tensor<[3, 18], ui8>) {
+  // expected-error @+1 {{'mo.qmatmul' op lhs must be float32, got 'f16'}}
+  %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f16>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 3], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f(%x: !mo.tensor<[32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
+  // expected-error @+1 {{'mo.qmatmul' op lhs must have rank >= 2, got [32]}}
+  %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[32], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[18], ui8>) {
+  // expected-error @+1 {{'mo.qmatmul' op rhs must be a [N, bytes] matrix, got [18]}}
+  %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[18], ui8>) -> !mo.tensor<[2, 3], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f(%x: !mo.tensor<[2, 64], f32>, %w: !mo.tensor<[3, 18], ui8>) {
+  // expected-error @+1 {{'mo.qmatmul' op lhs has K = [64] but rhs rows hold 32 values}}
+  %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 64], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 3], f32>
+  mo.output
+}
+
+// -----
+
+mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
+  // expected-error @+1 {{'mo.qmatmul' op result must be '!mo.tensor<[2, 3], f32>', got '!mo.tensor<[2, 4], f32>'}}
+  %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 4], f32>
+  mo.output
+}

@@ -93,3 +93,19 @@ mo.graph @types<a, b>(%t0: !mo.tensor<[], i1>, %t1: !mo.tensor<[a + 1], si8>,
 mo.graph @attrs() attributes {dim = #mo.dim_expr<mul, "n", 2 : i64>, place = #mo.device<gpu:0>} {
   mo.output
 }
+
+// Quantized ops, every encoding.
+// CHECK-LABEL: mo.graph @quant
+// CHECK: mo.dequantize q4_0 %{{.+}} : !mo.tensor<[4, 36], ui8> -> !mo.tensor<[4, 64], f32>
+// CHECK: mo.qmatmul q4_k(%{{.+}}, %{{.+}}) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 144], ui8>) -> !mo.tensor<[b, 3], f32>
+// CHECK: mo.qmatmul q5_k
+// CHECK: mo.qmatmul q6_k
+mo.graph @quant<b>(%q: !mo.tensor<[4, 36], ui8>, %x: !mo.tensor<[b, 256], f32>,
+                   %k4: !mo.tensor<[3, 144], ui8>, %k5: !mo.tensor<[3, 176], ui8>,
+                   %k6: !mo.tensor<[3, 210], ui8>) {
+  %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 36], ui8> -> !mo.tensor<[4, 64], f32>
+  %1 = mo.qmatmul q4_k(%x, %k4) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 144], ui8>) -> !mo.tensor<[b, 3], f32>
+  %2 = mo.qmatmul q5_k(%x, %k5) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 176], ui8>) -> !mo.tensor<[b, 3], f32>
+  %3 = mo.qmatmul q6_k(%x, %k6) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 210], ui8>) -> !mo.tensor<[b, 3], f32>
+  mo.output
+}

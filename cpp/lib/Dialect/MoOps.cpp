@@ -445,3 +445,93 @@ LogicalResult MutableStoreOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+BlockLayout mo::getBlockLayout(QuantEncoding encoding) {
+  switch (encoding) {
+  case QuantEncoding::Q4_0:
+    return {32, 18};
+  case QuantEncoding::Q4_K:
+    return {256, 144};
+  case QuantEncoding::Q5_K:
+    return {256, 176};
+  case QuantEncoding::Q6_K:
+    return {256, 210};
+  }
+  llvm_unreachable("unknown encoding");
+}
+
+/// Checks quantized rows `[..., bytes]`; returns the values per row.
+static FailureOr<int64_t> checkQuantizedRows(Operation *op, StringRef what,
+                                             mo::TensorType type,
+                                             QuantEncoding encoding) {
+  if (!type.getElementType().isUnsignedInteger(8))
+    return op->emitOpError() << what << " must be uint8, got "
+                             << type.getElementType();
+  if (type.getRank() < 1)
+    return op->emitOpError() << what << " must have rank >= 1";
+  int64_t bytes = getStaticDimSize(type.getDims().back());
+  if (bytes == ShapedType::kDynamic)
+    return op->emitOpError() << what << " must have a static last dim, got "
+                             << formatDims(type.getDims());
+  BlockLayout block = getBlockLayout(encoding);
+  if (bytes % block.bytes != 0)
+    return op->emitOpError()
+           << what << " last dim " << bytes << " is not a multiple of the "
+           << stringifyQuantEncoding(encoding) << " block size (" << block.bytes
+           << " bytes per " << block.elements << " values)";
+  return bytes / block.bytes * block.elements;
+}
+
+LogicalResult DequantizeOp::verify() {
+  auto in = cast<mo::TensorType>(getInput().getType());
+  auto out = cast<mo::TensorType>(getType());
+  FailureOr<int64_t> values =
+      checkQuantizedRows(*this, "input", in, getEncoding());
+  if (failed(values))
+    return failure();
+  SmallVector<Attribute> dims(in.getDims());
+  dims.back() = getStaticDim(getContext(), *values);
+  if (!out.getElementType().isF32() || out.getDims() != ArrayRef(dims) ||
+      out.getDevice() != in.getDevice())
+    return emitOpError("result must be ")
+           << mo::TensorType::get(getContext(), dims,
+                                  Float32Type::get(getContext()),
+                                  in.getDevice())
+           << ", got " << out;
+  return success();
+}
+
+LogicalResult QMatmulOp::verify() {
+  auto lhs = cast<mo::TensorType>(getLhs().getType());
+  auto rhs = cast<mo::TensorType>(getRhs().getType());
+  auto out = cast<mo::TensorType>(getType());
+  if (!lhs.getElementType().isF32())
+    return emitOpError("lhs must be float32, got ") << lhs.getElementType();
+  if (lhs.getRank() < 2)
+    return emitOpError("lhs must have rank >= 2, got ")
+           << formatDims(lhs.getDims());
+  if (rhs.getRank() != 2)
+    return emitOpError("rhs must be a [N, bytes] matrix, got ")
+           << formatDims(rhs.getDims());
+  FailureOr<int64_t> k = checkQuantizedRows(*this, "rhs", rhs, getEncoding());
+  if (failed(k))
+    return failure();
+  Attribute lhsK = lhs.getDims().back();
+  if (getStaticDimSize(lhsK) != *k)
+    return emitOpError("lhs has K = ")
+           << formatDims(lhsK) << " but rhs rows hold " << *k << " values";
+  SmallVector<Attribute> dims(lhs.getDims().drop_back());
+  dims.push_back(rhs.getDims().front());
+  if (!out.getElementType().isF32() || out.getDims() != ArrayRef(dims) ||
+      out.getDevice() != lhs.getDevice() || rhs.getDevice() != lhs.getDevice())
+    return emitOpError("result must be ")
+           << mo::TensorType::get(getContext(), dims,
+                                  Float32Type::get(getContext()),
+                                  lhs.getDevice())
+           << ", got " << out;
+  return success();
+}

@@ -467,3 +467,65 @@ def call(graph: Graph, *args: Any, prefix: str = "") -> list[TensorValue]:
 
     out = build("call", values, caller, create, verify=True)
     return out if isinstance(out, list) else [out]
+
+
+# -- quantization (GGUF block formats) ------------------------------------------------------
+
+
+def _gguf_encoding_attr(encoding: Any):
+    from mo._mlir import ir
+    from mo.graph.quantization import get_encoding
+
+    enc = get_encoding(encoding)
+    if not enc.is_gguf:
+        raise TypeError(f"encoding {enc.name} has no graph lowering (only the GGUF encodings "
+                        "Q4_0, Q4_K, Q5_K, Q6_K do); dequantize it with "
+                        "mo.graph.quantization.dequantize instead")
+    return enc, ir.Attribute.parse(f"#mo<encoding {enc.name.lower()}>", _context.context())
+
+
+def dequantize(encoding: Any, q: Any) -> TensorValue:
+    """float32 values of GGUF-quantized rows ``q`` (uint8 ``[..., bytes]``).
+
+    Bit-exact with ``mo.graph.quantization.dequantize``.
+    """
+    q = as_tensor_value(q)
+    enc, attr = _gguf_encoding_attr(encoding)
+    dims = list(q.shape)
+    last = dims[-1] if dims else None
+    if isinstance(last, StaticDim) and last.value % enc.block_size == 0:
+        dims[-1] = Dim(last.value // enc.block_size * enc.elements_per_block)
+    out = TensorType(DType.float32, dims, q.device)
+    return build("dequantize", [q], q.graph,
+                 lambda: _mo().DequantizeOp(mlir_type(out), attr, q._value), verify=True)
+
+
+def qmatmul(encoding: Any, lhs: Any, rhs: Any) -> TensorValue:
+    """``lhs @ dequantize(rhs).T`` with the weights dequantized in the inner loop.
+
+    ``lhs`` is float32 ``[..., M, K]``; ``rhs`` the quantized weight stored
+    transposed, uint8 ``[N, K / elements_per_block * block_size]``.
+    """
+    lhs, rhs = as_tensor_value(lhs), as_tensor_value(rhs)
+    _graph_of(lhs, rhs)
+    _, attr = _gguf_encoding_attr(encoding)
+    if lhs.rank < 2 or rhs.rank < 1:
+        raise op_error("qmatmul", [lhs, rhs], "lhs must have rank >= 2 and rhs rank 2")
+    out = TensorType(DType.float32, [*list(lhs.shape)[:-1], rhs.shape[0]], lhs.device)
+    return build("qmatmul", [lhs, rhs], lhs.graph,
+                 lambda: _mo().QMatmulOp(mlir_type(out), attr, lhs._value, rhs._value),
+                 verify=True)
+
+
+def quantize(encoding: Any, x: Any) -> TensorValue:
+    """A quantized constant: ``x`` (numpy data) quantized with the numpy
+    reference quantizer (``mo.graph.quantization.quantize``) and embedded as
+    uint8 rows. Graph values cannot be quantized inside a graph yet."""
+    from mo.graph.quantization import get_encoding
+    from mo.graph.quantization import quantize as quantize_array
+
+    if isinstance(x, Value) or hasattr(x, "_graph_value"):
+        raise NotImplementedError("quantizing a graph value is not supported yet: quantize the "
+                                  "weights ahead of time (mo.graph.quantization.quantize) and "
+                                  "pass them as uint8 constants or weights")
+    return constant(quantize_array(get_encoding(encoding), np.asarray(x, np.float32)), DType.uint8)

@@ -13,6 +13,13 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::mo {
+/// A GGUF block layout: how many values one block holds, in how many bytes.
+struct BlockLayout {
+  int64_t elements;
+  int64_t bytes;
+};
+BlockLayout getBlockLayout(QuantEncoding encoding);
+
 /// Result type of an elementwise binary op: numpy broadcasting of the dims;
 /// element types and devices must agree.
 LogicalResult inferBinaryElementwiseTypes(std::optional<Location> loc,

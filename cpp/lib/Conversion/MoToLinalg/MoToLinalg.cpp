@@ -208,6 +208,146 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
 }
 
 //===----------------------------------------------------------------------===//
+// GGUF dequantization of one element, op for op as ggml's dequantize_row_*
+//===----------------------------------------------------------------------===//
+
+class Dequantizer {
+public:
+  /// `rows` is the quantized tensor (i8 elements), `row` its leading indices.
+  Dequantizer(OpBuilder &b, Location loc, Value rows, ValueRange row,
+              QuantEncoding encoding)
+      : b(b), loc(loc), rows(rows), row(row.begin(), row.end()),
+        encoding(encoding) {}
+
+  /// The f32 value of element `k` of the row.
+  Value at(Value k) {
+    BlockLayout layout = getBlockLayout(encoding);
+    Value block = arith::DivUIOp::create(b, loc, k, idx(layout.elements));
+    Value j = arith::RemUIOp::create(b, loc, k, idx(layout.elements));
+    Value base = arith::MulIOp::create(b, loc, block, idx(layout.bytes));
+    switch (encoding) {
+    case QuantEncoding::Q4_0:
+      return q4_0(base, j);
+    case QuantEncoding::Q4_K:
+    case QuantEncoding::Q5_K:
+      return k4k5(base, j);
+    case QuantEncoding::Q6_K:
+      return q6_k(base, j);
+    }
+    llvm_unreachable("unknown encoding");
+  }
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value i32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value divu(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, idx(y)); }
+  Value remu(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, idx(y)); }
+  Value shr(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
+  Value shl(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
+  Value band(Value x, int64_t m) { return arith::AndIOp::create(b, loc, x, i32(m)); }
+  Value toI32(Value index) {
+    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
+  }
+  Value rawByte(Value offset) {
+    SmallVector<Value> indices(row);
+    indices.push_back(offset);
+    return tensor::ExtractOp::create(b, loc, rows, indices);
+  }
+  /// The byte at `offset` of the row, zero-extended to i32.
+  Value byte(Value offset) {
+    return arith::ExtUIOp::create(b, loc, b.getI32Type(), rawByte(offset));
+  }
+  /// The little-endian f16 at `offset`, as f32.
+  Value half(Value offset) {
+    Value lo = byte(offset);
+    Value hi = byte(add(offset, idx(1)));
+    Value bits = arith::OrIOp::create(b, loc, lo, shl(hi, i32(8)));
+    Value i16 = arith::TruncIOp::create(b, loc, b.getI16Type(), bits);
+    Value f16 = arith::BitcastOp::create(b, loc, b.getF16Type(), i16);
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), f16);
+  }
+  Value toF32(Value i, bool isSigned) {
+    if (isSigned)
+      return arith::SIToFPOp::create(b, loc, b.getF32Type(), i);
+    return arith::UIToFPOp::create(b, loc, b.getF32Type(), i);
+  }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+
+  // 32 values: f16 d, then 16 bytes of nibbles (low: 0..15, high: 16..31).
+  Value q4_0(Value base, Value j) {
+    Value d = half(base);
+    Value qb = byte(add(add(base, idx(2)), remu(j, 16)));
+    Value q = band(shr(qb, toI32(mul(divu(j, 16), idx(4)))), 15);
+    Value centered = arith::SubIOp::create(b, loc, q, i32(8));
+    return fmul(toF32(centered, true), d);
+  }
+
+  // Q4_K / Q5_K: f16 d, f16 dmin, 12 bytes of 6-bit scales and mins for the
+  // 8 sub-blocks, [Q5_K: 32 bytes of high bits], 128 bytes of nibbles.
+  Value k4k5(Value base, Value j) {
+    bool five = encoding == QuantEncoding::Q5_K;
+    Value d = half(base), dmin = half(add(base, idx(2)));
+    Value chunk = divu(j, 64), upper = divu(remu(j, 64), 32), l = remu(j, 32);
+    Value qs = add(base, idx(five ? 48 : 16));
+    Value qb = byte(add(add(qs, mul(chunk, idx(32))), l));
+    Value q = band(shr(qb, toI32(mul(upper, idx(4)))), 15);
+    if (five) {
+      Value qh = byte(add(add(base, idx(16)), l));
+      Value shift = toI32(add(mul(chunk, idx(2)), upper));
+      Value bit = band(shr(qh, shift), 1);
+      q = add(q, shl(bit, i32(4)));
+    }
+    // get_scale_min_k4(is, scales).
+    Value is = add(mul(chunk, idx(2)), upper);
+    Value scales = add(base, idx(4));
+    Value low = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, is,
+                                      idx(4));
+    Value a = byte(add(scales, is)), bb = byte(add(add(scales, is), idx(4)));
+    Value back = arith::SelectOp::create(
+        b, loc, low, is, arith::SubIOp::create(b, loc, is, idx(4)));
+    Value c = byte(add(scales, back));
+    Value six = i32(6), four = i32(4);
+    Value scHigh = arith::OrIOp::create(b, loc, band(bb, 15),
+                                        shl(shr(c, six), four));
+    Value mHigh = arith::OrIOp::create(b, loc, shr(bb, four),
+                                       shl(shr(a, six), four));
+    Value sc = arith::SelectOp::create(b, loc, low, band(a, 63), scHigh);
+    Value m = arith::SelectOp::create(b, loc, low, band(bb, 63), mHigh);
+    Value d1 = fmul(d, toF32(sc, false)), m1 = fmul(dmin, toF32(m, false));
+    return arith::SubFOp::create(b, loc, fmul(d1, toF32(q, false)), m1);
+  }
+
+  // 256 values: 128 bytes of low nibbles, 64 bytes of 2-bit highs, 16 int8
+  // scales, f16 d.
+  Value q6_k(Value base, Value j) {
+    Value half128 = divu(j, 128), t = remu(j, 128);
+    Value g = divu(t, 32), l = remu(t, 32);
+    Value ql = byte(add(add(base, mul(half128, idx(64))),
+                        add(l, mul(remu(g, 2), idx(32)))));
+    Value nib = band(shr(ql, toI32(mul(divu(g, 2), idx(4)))), 15);
+    Value qh = byte(add(add(base, idx(128)), add(mul(half128, idx(32)), l)));
+    Value hbits = band(shr(qh, toI32(mul(g, idx(2)))), 3);
+    Value q = arith::SubIOp::create(
+        b, loc, arith::OrIOp::create(b, loc, nib, shl(hbits, i32(4))), i32(32));
+    Value scOffset = add(add(base, idx(192)),
+                         add(mul(half128, idx(8)), add(divu(l, 16), mul(g, idx(2)))));
+    Value sc = arith::ExtSIOp::create(b, loc, b.getI32Type(), rawByte(scOffset));
+    Value d = half(add(base, idx(208)));
+    return fmul(fmul(d, toF32(sc, true)), toF32(q, true));
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Value rows;
+  SmallVector<Value> row;
+  QuantEncoding encoding;
+};
+
+//===----------------------------------------------------------------------===//
 // The translation
 //===----------------------------------------------------------------------===//
 
@@ -480,6 +620,79 @@ private:
     return success();
   }
 
+  /// Every element of the f32 result dequantized from its row and index.
+  LogicalResult lowerDequantize(DequantizeOp op) {
+    Location loc = op.getLoc();
+    auto type = cast<mo::TensorType>(op.getType());
+    int64_t rank = type.getRank();
+    Value rows = mapping.lookup(op.getInput());
+    SmallVector<SmallVector<std::pair<Value, int64_t>>> hints(rank);
+    for (int64_t i = 0; i + 1 < rank; ++i)
+      hints[i].push_back({rows, i});
+    FailureOr<Value> init = emptyTensor(loc, type, hints);
+    if (failed(init))
+      return failure();
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{convertType(type)}, ValueRange{}, ValueRange{*init},
+        {b.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange) {
+          SmallVector<Value> indices;
+          for (int64_t i = 0; i < rank; ++i)
+            indices.push_back(linalg::IndexOp::create(nb, l, i));
+          Dequantizer dq(nb, l, rows, ArrayRef(indices).drop_back(),
+                         op.getEncoding());
+          linalg::YieldOp::create(nb, l, dq.at(indices.back()));
+        });
+    mapping.map(op, generic.getResult(0));
+    return success();
+  }
+
+  /// A matmul whose inner loop dequantizes the weight element it needs.
+  LogicalResult lowerQMatmul(QMatmulOp op) {
+    Location loc = op.getLoc();
+    auto resultType = cast<mo::TensorType>(op.getType());
+    Value lhs = mapping.lookup(op.getLhs()), rhs = mapping.lookup(op.getRhs());
+    int64_t rank = resultType.getRank(), batch = rank - 2;
+    SmallVector<SmallVector<std::pair<Value, int64_t>>> hints(rank);
+    for (int64_t i = 0; i < rank - 1; ++i)
+      hints[i].push_back({lhs, i});
+    hints[rank - 1].push_back({rhs, 0});
+    FailureOr<Value> empty = emptyTensor(loc, resultType, hints);
+    if (failed(empty))
+      return failure();
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    Value init =
+        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{*empty})
+            .getResult(0);
+    // Loops: batch..., m, n, k (reduction).
+    SmallVector<AffineExpr> lhsExprs, outExprs;
+    for (int64_t i = 0; i <= batch; ++i)
+      lhsExprs.push_back(b.getAffineDimExpr(i));
+    lhsExprs.push_back(b.getAffineDimExpr(batch + 2));
+    for (int64_t i = 0; i < rank; ++i)
+      outExprs.push_back(b.getAffineDimExpr(i));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{convertType(resultType)}, ValueRange{lhs},
+        ValueRange{init},
+        {AffineMap::get(rank + 1, 0, lhsExprs, b.getContext()),
+         AffineMap::get(rank + 1, 0, outExprs, b.getContext())},
+        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value n = linalg::IndexOp::create(nb, l, batch + 1);
+          Value k = linalg::IndexOp::create(nb, l, batch + 2);
+          Dequantizer dq(nb, l, rhs, ValueRange{n}, op.getEncoding());
+          Value w = dq.at(k);
+          Value p = arith::MulFOp::create(nb, l, args[0], w);
+          linalg::YieldOp::create(nb, l,
+                                  Value(arith::AddFOp::create(nb, l, args[1], p)));
+        });
+    mapping.map(op, generic.getResult(0));
+    return success();
+  }
+
   LogicalResult lowerReshape(ReshapeOp op) {
     Location loc = op.getLoc();
     auto type = cast<mo::TensorType>(op.getType());
@@ -566,6 +779,8 @@ private:
           return success();
         })
         .Case([&](MatmulOp m) { return lowerMatmul(m); })
+        .Case([&](DequantizeOp d) { return lowerDequantize(d); })
+        .Case([&](QMatmulOp q) { return lowerQMatmul(q); })
         .Case([&](ReshapeOp r) { return lowerReshape(r); })
         .Case([&](MutableLoadOp l) -> LogicalResult {
           // A load is a snapshot: copy it, so that later stores to the

@@ -1,0 +1,34 @@
+// Quantized ops lower to linalg.generic ops that read the packed bytes with
+// tensor.extract; qmatmul dequantizes inside its reduction loop and never
+// builds the float32 weight matrix.
+// RUN: mo-opt %s --split-input-file --mo-lower-to-linalg | FileCheck %s
+
+// CHECK-LABEL: func.func @qmm(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<?x64xf32>, %[[W:[a-z0-9]+]]: tensor<5x36xi8>
+// CHECK-NOT: tensor<5x64xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME: ins(%[[X]] : tensor<?x64xf32>)
+// CHECK: linalg.index 1
+// CHECK: linalg.index 2
+// CHECK: tensor.extract %[[W]]
+// CHECK: arith.bitcast %{{.+}} : i16 to f16
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: tensor<5x64xf32>
+mo.graph @qmm<m>(%x: !mo.tensor<[m, 64], f32>, %w: !mo.tensor<[5, 36], ui8>) -> !mo.tensor<[m, 5], f32> {
+  %y = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[m, 64], f32>, !mo.tensor<[5, 36], ui8>) -> !mo.tensor<[m, 5], f32>
+  mo.output %y : !mo.tensor<[m, 5], f32>
+}
+
+// -----
+
+// Q6_K reads its int8 scales sign-extended.
+// CHECK-LABEL: func.func @dq6(
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel"]
+// CHECK: arith.extsi %{{.+}} : i8 to i32
+mo.graph @dq6(%q: !mo.tensor<[2, 210], ui8>) -> !mo.tensor<[2, 256], f32> {
+  %w = mo.dequantize q6_k %q : !mo.tensor<[2, 210], ui8> -> !mo.tensor<[2, 256], f32>
+  mo.output %w : !mo.tensor<[2, 256], f32>
+}
