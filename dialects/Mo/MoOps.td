@@ -220,6 +220,24 @@ def Mo_ReshapeOp : Mo_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
+def Mo_TransposeOp : Mo_Op<"transpose", [Pure]> {
+  let summary = "Permutes the dims of a tensor";
+  let description = [{
+    Result dim `i` is operand dim `permutation[i]`.
+
+    ```mlir
+    %y = mo.transpose %x [1, 0] : !mo.tensor<[n, 4], f32> -> !mo.tensor<[4, n], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input $permutation attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Mo_CastOp : Mo_Op<"cast", [Pure, Elementwise]> {
   let summary = "Converts elements to another element type";
   let description = [{

@@ -1,20 +1,24 @@
 // Quantized ops lower to linalg.generic ops that read the packed bytes with
-// tensor.extract; qmatmul dequantizes inside its reduction loop and never
-// builds the float32 weight matrix.
+// tensor.extract; qmatmul dequantizes one tile of rows at a time into a
+// [K, tile] scratch and never builds the float32 weight matrix.
 // RUN: mo-opt %s --split-input-file --mo-lower-to-linalg | FileCheck %s
 
 // CHECK-LABEL: func.func @qmm(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<?x64xf32>, %[[W:[a-z0-9]+]]: tensor<5x36xi8>
 // CHECK-NOT: tensor<5x64xf32>
+// CHECK: scf.for %[[N0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK: tensor.empty(%{{.+}}) : tensor<64x?xf32>
 // CHECK: linalg.generic
-// CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK-SAME: ins(%[[X]] : tensor<?x64xf32>)
+// CHECK: linalg.index 0
 // CHECK: linalg.index 1
-// CHECK: linalg.index 2
 // CHECK: tensor.extract %[[W]]
 // CHECK: arith.bitcast %{{.+}} : i16 to f16
+// CHECK: tensor.extract_slice
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
 // CHECK: arith.mulf
 // CHECK: arith.addf
+// CHECK: tensor.insert_slice
 // CHECK-NOT: tensor<5x64xf32>
 mo.graph @qmm<m>(%x: !mo.tensor<[m, 64], f32>, %w: !mo.tensor<[5, 36], ui8>) -> !mo.tensor<[m, 5], f32> {
   %y = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[m, 64], f32>, !mo.tensor<[5, 36], ui8>) -> !mo.tensor<[m, 5], f32>

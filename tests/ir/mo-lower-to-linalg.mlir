@@ -763,7 +763,11 @@ mo.graph @cast_si_to_ui(%x: !mo.tensor<[4], si32>) -> !mo.tensor<[4], ui32> {
 
 // -----
 
-// 2-D matmul: a zero-filled init sized from the operands, then linalg.matmul.
+// 2-D matmul: a zero-filled init sized from the operands, then a
+// linalg.generic with loops (m, k, n): n innermost walks rows contiguously.
+// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func.func @matmul_2d(
 // CHECK-SAME: %[[A:[a-zA-Z0-9_]+]]: tensor<?x4xf32>, %[[B:[a-zA-Z0-9_]+]]: tensor<4x?xf32>,
 // CHECK: %[[M:.+]] = tensor.dim %[[A]], %{{.+}} : tensor<?x4xf32>
@@ -771,9 +775,9 @@ mo.graph @cast_si_to_ui(%x: !mo.tensor<[4], si32>) -> !mo.tensor<[4], ui32> {
 // CHECK: %[[E:.+]] = tensor.empty(%[[M]], %[[N]]) : tensor<?x?xf32>
 // CHECK: %[[Z:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[F:.+]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
-// CHECK: %[[R:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<?x4xf32>, tensor<4x?xf32>) outs(%[[F]] : tensor<?x?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[R:.+]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK-SAME: ins(%[[A]], %[[B]] : tensor<?x4xf32>, tensor<4x?xf32>) outs(%[[F]] : tensor<?x?xf32>)
 // CHECK: bufferization.materialize_in_destination %[[R]]
-// CHECK-NOT: linalg.generic
 mo.graph @matmul_2d<m, n>(%a: !mo.tensor<[m, 4], f32>, %b: !mo.tensor<[4, n], f32>) -> !mo.tensor<[m, n], f32> {
   %y = mo.matmul(%a, %b) : (!mo.tensor<[m, 4], f32>, !mo.tensor<[4, n], f32>) -> !mo.tensor<[m, n], f32>
   mo.output %y : !mo.tensor<[m, n], f32>
@@ -781,16 +785,16 @@ mo.graph @matmul_2d<m, n>(%a: !mo.tensor<[m, 4], f32>, %b: !mo.tensor<[4, n], f3
 
 // -----
 
-// Batched matmul against a 2-D rhs: linalg.generic with loops (b, m, n, k),
+// Batched matmul against a 2-D rhs: linalg.generic with loops (b, m, k, n),
 // k a reduction, the rhs map without batch dims; multiply-accumulate body.
-// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
-// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-LABEL: func.func @matmul_batched(
 // CHECK-SAME: %[[A:[a-zA-Z0-9_]+]]: tensor<?x3x4xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<4x5xf32>,
 // CHECK: %[[E:.+]] = tensor.empty(%{{.+}}) : tensor<?x3x5xf32>
 // CHECK: %[[F:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E]] : tensor<?x3x5xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
 // CHECK-SAME: ins(%[[A]], %[[W]] : tensor<?x3x4xf32>, tensor<4x5xf32>) outs(%[[F]] : tensor<?x3x5xf32>)
 // CHECK-NEXT: ^bb0(%[[L:[a-zA-Z0-9_]+]]: f32, %[[R:[a-zA-Z0-9_]+]]: f32, %[[ACC:[a-zA-Z0-9_]+]]: f32):
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[L]], %[[R]] : f32
@@ -806,13 +810,13 @@ mo.graph @matmul_batched<b>(%a: !mo.tensor<[b, 3, 4], f32>, %w: !mo.tensor<[4, 5
 
 // A batch dim of size 1 broadcasts (constant 0 in its map); integer matmul
 // accumulates with muli/addi from a zero i32 fill.
-// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d3)>
-// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
-// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d2)>
+// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-LABEL: func.func @matmul_broadcast(
 // CHECK: %[[Z:.+]] = arith.constant 0 : i32
 // CHECK: linalg.fill ins(%[[Z]] : i32)
-// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
 // CHECK-SAME: ins(%{{.+}}, %{{.+}} : tensor<1x3x4xi32>, tensor<2x4x5xi32>)
 // CHECK: arith.muli
 // CHECK: arith.addi

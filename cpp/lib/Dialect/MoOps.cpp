@@ -371,6 +371,36 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   return {};
 }
 
+LogicalResult TransposeOp::verify() {
+  auto in = cast<mo::TensorType>(getInput().getType());
+  auto out = cast<mo::TensorType>(getType());
+  ArrayRef<int64_t> perm = getPermutation();
+  if (static_cast<int64_t>(perm.size()) != in.getRank())
+    return emitOpError("permutation has ")
+           << perm.size() << " entries for a rank-" << in.getRank() << " tensor";
+  SmallVector<bool> seen(perm.size(), false);
+  SmallVector<Attribute> dims;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= in.getRank() || seen[p])
+      return emitOpError("permutation must be a permutation of 0..")
+             << in.getRank() - 1;
+    seen[p] = true;
+    dims.push_back(in.getDims()[p]);
+  }
+  auto expected = mo::TensorType::get(getContext(), dims, in.getElementType(),
+                                      in.getDevice());
+  if (out != expected)
+    return emitOpError("result must be ") << expected << ", got " << out;
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  if (llvm::equal(getPermutation(),
+                  llvm::seq<int64_t>(0, getPermutation().size())))
+    return getInput();
+  return {};
+}
+
 LogicalResult CastOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
   auto out = cast<mo::TensorType>(getType());

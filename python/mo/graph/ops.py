@@ -529,3 +529,31 @@ def quantize(encoding: Any, x: Any) -> TensorValue:
                                   "weights ahead of time (mo.graph.quantization.quantize) and "
                                   "pass them as uint8 constants or weights")
     return constant(quantize_array(get_encoding(encoding), np.asarray(x, np.float32)), DType.uint8)
+
+
+def permute(x: Any, dims: Sequence[int]) -> TensorValue:
+    """Reorders the dims: result dim ``i`` is ``x``'s dim ``dims[i]`` (negative
+    indices count from the end)."""
+    from mo._mlir import ir
+
+    x = as_tensor_value(x)
+    perm = [int(d) + x.rank if int(d) < 0 else int(d) for d in dims]
+    if sorted(perm) != list(range(x.rank)):
+        raise op_error("permute", [x, list(dims)], f"{list(dims)} is not a permutation of the "
+                                                   f"{x.rank} dims")
+    out = TensorType(x.dtype, [x.shape[p] for p in perm], x.device)
+    return build("permute", [x, list(dims)], x.graph,
+                 lambda: _mo().TransposeOp(mlir_type(out), x._value,
+                                           ir.DenseI64ArrayAttr.get(perm)), verify=True)
+
+
+def transpose(x: Any, axis_1: int, axis_2: int) -> TensorValue:
+    """Swaps two dims (MAX's ``transpose(x, axis_1, axis_2)``)."""
+    x = as_tensor_value(x)
+    perm = list(range(x.rank))
+    try:
+        perm[axis_1], perm[axis_2] = perm[axis_2], perm[axis_1]
+    except IndexError:
+        raise op_error("transpose", [x, axis_1, axis_2],
+                       f"axes must be in [-{x.rank}, {x.rank})") from None
+    return permute(x, perm)

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -558,7 +559,7 @@ private:
     SmallVector<SmallVector<std::pair<Value, int64_t>>> hints(rank);
     hints[rank - 2].push_back({lhs, lhsType.getRank() - 2});
     hints[rank - 1].push_back({rhs, rhsType.getRank() - 1});
-    // Batch dims: loops 0..batch-1, then m, n, and the reduction k.
+    // Batch dims are loops 0..batch-1.
     auto operandMap = [&](mo::TensorType type, Value value, AffineExpr row,
                           AffineExpr col) {
       SmallVector<AffineExpr> exprs;
@@ -578,8 +579,10 @@ private:
       exprs.push_back(col);
       return AffineMap::get(rank + 1, 0, exprs, b.getContext());
     };
-    AffineExpr m = b.getAffineDimExpr(batch), n = b.getAffineDimExpr(batch + 1),
-               k = b.getAffineDimExpr(batch + 2);
+    // Loops batch..., m, k, n: the innermost loop walks rows of rhs and of
+    // the result contiguously, which LLVM vectorizes.
+    AffineExpr m = b.getAffineDimExpr(batch), k = b.getAffineDimExpr(batch + 1),
+               n = b.getAffineDimExpr(batch + 2);
     AffineMap lhsMap = operandMap(lhsType, lhs, m, k);
     AffineMap rhsMap = operandMap(rhsType, rhs, k, n);
     FailureOr<Value> empty = emptyTensor(loc, resultType, hints);
@@ -591,19 +594,13 @@ private:
         linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{*empty})
             .getResult(0);
     Type resultTensor = convertType(resultType);
-    if (rank == 2 && lhsType.getRank() == 2 && rhsType.getRank() == 2) {
-      mapping.map(op, linalg::MatmulOp::create(b, loc, TypeRange{resultTensor},
-                                               ValueRange{lhs, rhs},
-                                               ValueRange{init})
-                          .getResult(0));
-      return success();
-    }
     SmallVector<AffineExpr> outExprs;
-    for (int64_t i = 0; i < rank; ++i)
+    for (int64_t i = 0; i < batch; ++i)
       outExprs.push_back(b.getAffineDimExpr(i));
-    SmallVector<utils::IteratorType> iterators(rank,
+    outExprs.append({m, n});
+    SmallVector<utils::IteratorType> iterators(rank + 1,
                                                utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
+    iterators[batch + 1] = utils::IteratorType::reduction;
     bool isFloat = isa<FloatType>(element);
     auto generic = linalg::GenericOp::create(
         b, loc, TypeRange{resultTensor}, ValueRange{lhs, rhs}, ValueRange{init},
@@ -648,12 +645,17 @@ private:
     return success();
   }
 
-  /// A matmul whose inner loop dequantizes the weight element it needs.
+  /// A matmul over tiles of the weight: each tile of rows is dequantized
+  /// into a small [K, tile] scratch (never the whole float32 matrix) and
+  /// multiplied with the innermost loop running along contiguous rows.
   LogicalResult lowerQMatmul(QMatmulOp op) {
+    constexpr int64_t kTile = 128;
     Location loc = op.getLoc();
     auto resultType = cast<mo::TensorType>(op.getType());
     Value lhs = mapping.lookup(op.getLhs()), rhs = mapping.lookup(op.getRhs());
     int64_t rank = resultType.getRank(), batch = rank - 2;
+    int64_t kSize = getStaticDimSize(
+        cast<mo::TensorType>(op.getLhs().getType()).getDims().back());
     SmallVector<SmallVector<std::pair<Value, int64_t>>> hints(rank);
     for (int64_t i = 0; i < rank - 1; ++i)
       hints[i].push_back({lhs, i});
@@ -665,31 +667,77 @@ private:
     Value init =
         linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{*empty})
             .getResult(0);
-    // Loops: batch..., m, n, k (reduction).
-    SmallVector<AffineExpr> lhsExprs, outExprs;
-    for (int64_t i = 0; i <= batch; ++i)
-      lhsExprs.push_back(b.getAffineDimExpr(i));
-    lhsExprs.push_back(b.getAffineDimExpr(batch + 2));
-    for (int64_t i = 0; i < rank; ++i)
-      outExprs.push_back(b.getAffineDimExpr(i));
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{convertType(resultType)}, ValueRange{lhs},
-        ValueRange{init},
-        {AffineMap::get(rank + 1, 0, lhsExprs, b.getContext()),
-         AffineMap::get(rank + 1, 0, outExprs, b.getContext())},
-        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value n = linalg::IndexOp::create(nb, l, batch + 1);
-          Value k = linalg::IndexOp::create(nb, l, batch + 2);
-          Dequantizer dq(nb, l, rhs, ValueRange{n}, op.getEncoding());
-          Value w = dq.at(k);
-          Value p = arith::MulFOp::create(nb, l, args[0], w);
-          linalg::YieldOp::create(nb, l,
-                                  Value(arith::AddFOp::create(nb, l, args[1], p)));
+    Value n = tensor::DimOp::create(b, loc, rhs, 0);
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value cTile = arith::ConstantIndexOp::create(b, loc, kTile);
+    auto loop = scf::ForOp::create(
+        b, loc, c0, n, cTile, ValueRange{init},
+        [&](OpBuilder &lb, Location l, Value n0, ValueRange iterArgs) {
+          Value acc = iterArgs[0];
+          Value left = arith::SubIOp::create(lb, l, n, n0);
+          Value tile = arith::MinSIOp::create(lb, l, left, cTile);
+          // Scratch [K, tile]: w[k, i] = dequantize(row n0 + i, element k).
+          auto scratchType =
+              RankedTensorType::get({kSize, ShapedType::kDynamic}, lb.getF32Type());
+          Value scratch = tensor::EmptyOp::create(lb, l, scratchType.getShape(),
+                                                  lb.getF32Type(), ValueRange{tile});
+          Value w =
+              linalg::GenericOp::create(
+                  lb, l, TypeRange{scratchType}, ValueRange{}, ValueRange{scratch},
+                  {lb.getMultiDimIdentityMap(2)},
+                  {utils::IteratorType::parallel, utils::IteratorType::parallel},
+                  [&](OpBuilder &nb, Location nl, ValueRange) {
+                    Value k = linalg::IndexOp::create(nb, nl, 0);
+                    Value i = linalg::IndexOp::create(nb, nl, 1);
+                    Value row = arith::AddIOp::create(nb, nl, n0, i);
+                    Dequantizer dq(nb, nl, rhs, ValueRange{row}, op.getEncoding());
+                    linalg::YieldOp::create(nb, nl, dq.at(k));
+                  })
+                  .getResult(0);
+          // The result columns n0..n0+tile.
+          SmallVector<OpFoldResult> offsets(rank, lb.getIndexAttr(0)),
+              sizes, strides(rank, lb.getIndexAttr(1));
+          offsets.back() = n0;
+          for (int64_t i = 0; i < rank - 1; ++i)
+            sizes.push_back(tensor::getMixedSize(lb, l, acc, i));
+          sizes.push_back(tile);
+          Value slice =
+              tensor::ExtractSliceOp::create(lb, l, acc, offsets, sizes, strides);
+          // slice[..., m, j] += lhs[..., m, k] * w[k, j]; loops batch, m, k, j.
+          SmallVector<AffineExpr> lhsExprs, wExprs, outExprs;
+          for (int64_t i = 0; i < batch; ++i) {
+            lhsExprs.push_back(lb.getAffineDimExpr(i));
+            outExprs.push_back(lb.getAffineDimExpr(i));
+          }
+          AffineExpr m = lb.getAffineDimExpr(batch),
+                     k = lb.getAffineDimExpr(batch + 1),
+                     j = lb.getAffineDimExpr(batch + 2);
+          lhsExprs.append({m, k});
+          wExprs.append({k, j});
+          outExprs.append({m, j});
+          SmallVector<utils::IteratorType> iterators(
+              rank + 1, utils::IteratorType::parallel);
+          iterators[batch + 1] = utils::IteratorType::reduction;
+          MLIRContext *ctx = lb.getContext();
+          Value product =
+              linalg::GenericOp::create(
+                  lb, l, TypeRange{slice.getType()}, ValueRange{lhs, w},
+                  ValueRange{slice},
+                  {AffineMap::get(rank + 1, 0, lhsExprs, ctx),
+                   AffineMap::get(rank + 1, 0, wExprs, ctx),
+                   AffineMap::get(rank + 1, 0, outExprs, ctx)},
+                  iterators,
+                  [&](OpBuilder &nb, Location nl, ValueRange args) {
+                    Value p = arith::MulFOp::create(nb, nl, args[0], args[1]);
+                    linalg::YieldOp::create(
+                        nb, nl, Value(arith::AddFOp::create(nb, nl, args[2], p)));
+                  })
+                  .getResult(0);
+          Value updated = tensor::InsertSliceOp::create(lb, l, product, acc,
+                                                        offsets, sizes, strides);
+          scf::YieldOp::create(lb, l, updated);
         });
-    mapping.map(op, generic.getResult(0));
+    mapping.map(op, loop.getResult(0));
     return success();
   }
 
@@ -780,6 +828,21 @@ private:
         })
         .Case([&](MatmulOp m) { return lowerMatmul(m); })
         .Case([&](DequantizeOp d) { return lowerDequantize(d); })
+        .Case([&](TransposeOp t) -> LogicalResult {
+          auto type = cast<mo::TensorType>(t.getType());
+          Value input = mapping.lookup(t.getInput());
+          SmallVector<SmallVector<std::pair<Value, int64_t>>> hints(
+              type.getRank());
+          for (auto [i, p] : llvm::enumerate(t.getPermutation()))
+            hints[i].push_back({input, p});
+          FailureOr<Value> init = emptyTensor(loc, type, hints);
+          if (failed(init))
+            return failure();
+          mapping.map(t, linalg::TransposeOp::create(b, loc, input, *init,
+                                                     t.getPermutation())
+                             .getResult()[0]);
+          return success();
+        })
         .Case([&](QMatmulOp q) { return lowerQMatmul(q); })
         .Case([&](ReshapeOp r) { return lowerReshape(r); })
         .Case([&](MutableLoadOp l) -> LogicalResult {
