@@ -17,12 +17,15 @@ class Capture:
     """One traced graph: the graph, whether ``as_subgraph`` makes subgraphs,
     and the subgraph bodies shared by the whole module."""
 
-    __slots__ = ("graph", "allow_subgraphs", "subgraphs")
+    __slots__ = ("graph", "allow_subgraphs", "subgraphs", "prefix")
 
     def __init__(self, graph: Any, allow_subgraphs: bool, subgraphs: dict) -> None:
         self.graph = graph
         self.allow_subgraphs = allow_subgraphs
         self.subgraphs = subgraphs
+        # Prefix of the inlined as_subgraph calls being traced: placeholder
+        # weights resolve against it (a real mo.call applies its own).
+        self.prefix = ""
 
     def __enter__(self) -> Capture:
         _stack().append(self)

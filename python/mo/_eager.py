@@ -21,7 +21,8 @@ def _key_part(x: Any) -> Any:
         return (type(x).__name__, tuple(_key_part(i) for i in x))
     if isinstance(x, np.ndarray):
         return ("A", x.dtype.str, x.shape, x.tobytes())
-    return ("S", type(x).__name__, x)
+    # repr keeps what == merges: 0.0 vs -0.0, 1 vs 1.0 vs True.
+    return ("S", type(x).__name__, repr(x))
 
 
 def run(name: str, args: tuple, kwargs: dict) -> Any:

@@ -7,13 +7,18 @@ this console script loads it and hands over the command line.
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import sys
 from pathlib import Path
 
 
 def _library() -> ctypes.CDLL:
-    libs = Path(__file__).parent / "_mlir" / "_mlir_libs"
+    # Found without importing mo._mlir (whose import loads the bindings).
+    spec = importlib.util.find_spec("mo._mlir")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("mo-opt: mo's native library is not installed")
+    libs = Path(list(spec.submodule_search_locations)[0]) / "_mlir_libs"
     return ctypes.CDLL(str(libs / "libMoPythonCAPI.so"))
 
 

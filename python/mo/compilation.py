@@ -216,11 +216,13 @@ class CompiledCallable:
             if message:
                 raise ValueError(message)
             if is_buffer:
-                if not (array.flags.c_contiguous and array.flags.writeable):
-                    raise ValueError(f"argument {path}: a buffer argument must be writable and "
-                                     "C-contiguous (writes go to its memory)")
-            elif not array.flags.c_contiguous:
-                array = np.ascontiguousarray(array)
+                if not (array.flags.c_contiguous and array.flags.writeable
+                        and array.dtype.isnative):
+                    raise ValueError(f"argument {path}: a buffer argument must be writable, "
+                                     "C-contiguous and in native byte order (writes go to its "
+                                     "memory)")
+            elif not array.flags.c_contiguous or not array.dtype.isnative:
+                array = np.ascontiguousarray(array, array.dtype.newbyteorder("="))
             arrays.append(array)
         return arrays, bindings
 
@@ -357,7 +359,7 @@ def _weight_array(spec: Any, value: Any) -> np.ndarray:
     if dtype is not t.dtype or list(array.shape) != shape:
         got = f"{dtype.name if dtype else array.dtype} shape {list(array.shape)}"
         raise ValueError(f"weight '{spec.name}': expected {expected}, got {got}")
-    return np.ascontiguousarray(array)
+    return np.ascontiguousarray(array, array.dtype.newbyteorder("="))
 
 
 def compile(fn: Callable, *, weights: Mapping[str, Any] | None = None, name: str | None = None,
@@ -404,8 +406,15 @@ def as_subgraph(fn: Callable | None = None, *, name: str | None = None, prefix: 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         capture = _capture.current()
-        if capture is None or not capture.allow_subgraphs:
+        if capture is None:
             return fn(*args, **kwargs)
+        if not capture.allow_subgraphs:  # Inline, keeping the weight prefix.
+            outer = capture.prefix
+            capture.prefix = outer + prefix
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                capture.prefix = outer
         return _call_subgraph(capture, fn, name, prefix, resolved, args, kwargs)
 
     return wrapper
@@ -421,7 +430,7 @@ def _call_subgraph(capture: Any, fn: Callable, name: str | None, prefix: str, ke
     types = [v.type for v in values]
     base = _graph_name(fn, name)
     cache = capture.subgraphs
-    full_key = f"{key}|{name}|{tree!r}|{types!r}|{bool(prefix)}"
+    full_key = (key, name, tree, tuple(types), bool(prefix))
     entry = cache.get(full_key) if key is not None else None
     if entry is None:
         root = capture.graph._root()

@@ -140,8 +140,6 @@ FROZENSET_PROGRAM = textwrap.dedent('''
 ''')
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the as_subgraph dedup key uses repr() of static "
-                   "values, so equal frozensets can make a second body depending on PYTHONHASHSEED")
 def test_identical_ir_with_frozenset_statics(tmp_path):
     script = tmp_path / "program.py"
     script.write_text(FROZENSET_PROGRAM)

@@ -365,8 +365,6 @@ def test_eager_cache_distinguishes_scalars(count_compiles):
     np.testing.assert_array_equal((x * 2.5).to_numpy(), np.arange(23, dtype=np.float32) * 2.5)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the eager cache keys scalars with ==, so `x * -0.0` "
-                   "reuses the compiled `x * 0.0` (wrong signs of zero)")
 def test_eager_cache_negative_zero_scalar():
     x = Tensor(arr(1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7))  # a fresh shape: [13]
     pos = (x * 0.0).to_numpy()

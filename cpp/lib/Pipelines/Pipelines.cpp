@@ -23,6 +23,7 @@ static const char kCpuCodegen[] =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-deallocation-pipeline,"
+    "convert-bufferization-to-memref,"
     "func.func(convert-linalg-to-loops),"
     "mo-widen-bool-memrefs,"
     "expand-strided-metadata,"

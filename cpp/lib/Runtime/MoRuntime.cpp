@@ -60,3 +60,35 @@ extern "C" MLIR_CAPI_EXPORTED void memrefCopy(int64_t elementSize,
       return;
   }
 }
+
+//===----------------------------------------------------------------------===//
+// bfloat16 conversions (compiler-rt builtins LLVM emits calls to)
+//===----------------------------------------------------------------------===//
+
+/// f32 -> bf16 bits, rounding to nearest even; NaNs stay (quiet) NaNs.
+static uint16_t floatToBF16Bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+/// The ABI returns bf16 like half, in the low bits of xmm0: _Float16 has the
+/// same register convention.
+static _Float16 asReturned(uint16_t bits) {
+  _Float16 out;
+  std::memcpy(&out, &bits, sizeof(out));
+  return out;
+}
+
+extern "C" MLIR_CAPI_EXPORTED _Float16 __truncsfbf2(float value) {
+  return asReturned(floatToBF16Bits(value));
+}
+
+extern "C" MLIR_CAPI_EXPORTED _Float16 __truncdfbf2(double value) {
+  // Via float: double rounding differs from a direct rounding only in rare
+  // ties, as in most runtimes.
+  return asReturned(floatToBF16Bits(static_cast<float>(value)));
+}

@@ -102,6 +102,7 @@ void mlir::mo::registerPasses() {
     registerLinalgPasses();
     memref::registerMemRefPasses();
     registerLowerAffinePass();
+    registerConvertBufferizationToMemRefPass();
     registerSCFToControlFlowPass();
     registerConvertMathToLLVMPass();
     registerConvertMathToLibmPass();

@@ -170,6 +170,11 @@ def constant_external(name: str, type: TensorType, is_placeholder: bool = False)
     if not isinstance(type, TensorType):
         raise TypeError(f"constant_external: expected a TensorType, got {type.__class__.__name__}")
     graph = Graph.current()
+    from mo import _capture
+
+    capture = _capture.current()
+    if is_placeholder and capture is not None and capture.prefix:
+        name = capture.prefix + name  # inside an inlined as_subgraph call
     return build("constant_external", [name], graph,
                  lambda: _mo().ConstantExternalOp(mlir_type(type), name,
                                                   isPlaceholder=bool(is_placeholder)))

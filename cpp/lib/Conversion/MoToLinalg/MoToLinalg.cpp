@@ -113,6 +113,34 @@ Value convertScalar(OpBuilder &b, Location loc, Value x, Type dst,
   return arith::TruncIOp::create(b, loc, dst, x);
 }
 
+/// Integer division that floors like numpy's `//` and never traps: x / 0 is
+/// 0 (numpy warns and gives 0) and INT_MIN / -1 wraps to INT_MIN.
+Value safeIntDiv(OpBuilder &b, Location loc, Value x, Value y,
+                 bool isUnsigned) {
+  Type t = x.getType();
+  auto width = cast<IntegerType>(t).getWidth();
+  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value trap = isZero;
+  Value overflow;
+  if (!isUnsigned) {
+    Value minusOne = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, -1));
+    Value intMin = arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(t, APInt::getSignedMinValue(width)));
+    overflow = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, intMin),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne));
+    trap = arith::OrIOp::create(b, loc, isZero, overflow);
+  }
+  Value safe = arith::SelectOp::create(b, loc, trap, one, y);
+  Value q = isUnsigned ? Value(arith::DivUIOp::create(b, loc, x, safe))
+                       : Value(arith::FloorDivSIOp::create(b, loc, x, safe));
+  if (overflow)
+    q = arith::SelectOp::create(b, loc, overflow, x, q);
+  return arith::SelectOp::create(b, loc, isZero, zero, q);
+}
+
 /// The scalar computation of an elementwise mo op on converted scalars.
 /// `moElement` is the op's (first) operand element type, for signedness.
 FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
@@ -144,11 +172,9 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
                        : Value(arith::MulIOp::create(b, loc, x, y));
       })
       .Case([&](DivOp) -> F {
-        // Integer division floors, like numpy's `//` on integers.
         if (isFloat)
           return Value(arith::DivFOp::create(b, loc, x, y));
-        return isUnsigned ? Value(arith::DivUIOp::create(b, loc, x, y))
-                          : Value(arith::FloorDivSIOp::create(b, loc, x, y));
+        return safeIntDiv(b, loc, x, y, isUnsigned);
       })
       .Case([&](MaxOp) -> F {
         if (isFloat)
