@@ -9,21 +9,32 @@
 #define MO_ELEMENTWISE_TD
 
 class Mo_BinaryOpInfo<string mnemonic, string cppName, string summaryText,
-                      list<Trait> extraTraits = []> {
+                      list<Trait> extraTraits = [], bit isCompare = 0> {
   string Mnemonic = mnemonic;
   string CppName = cppName;
   string Summary = summaryText;
   list<Trait> Traits = extraTraits;
+  // Comparisons produce i1 (bool) elements.
+  bit IsCompare = isCompare;
 }
 
-// name, C++ class stem, summary, extra traits.
+// name, C++ class stem, summary, extra traits, is a comparison.
 defvar Mo_BinaryOps = [
   Mo_BinaryOpInfo<"add", "Add", "elementwise sum", [Commutative]>,
   Mo_BinaryOpInfo<"sub", "Sub", "elementwise difference">,
   Mo_BinaryOpInfo<"mul", "Mul", "elementwise product", [Commutative]>,
-  Mo_BinaryOpInfo<"div", "Div", "elementwise quotient">,
+  Mo_BinaryOpInfo<"div", "Div", "elementwise quotient (floored for integers)">,
+  Mo_BinaryOpInfo<"floordiv", "FloorDiv", "elementwise floor of the quotient">,
+  Mo_BinaryOpInfo<"mod", "Mod", "elementwise remainder with the divisor's sign">,
+  Mo_BinaryOpInfo<"pow", "Pow", "elementwise power">,
   Mo_BinaryOpInfo<"max", "Max", "elementwise maximum", [Commutative]>,
   Mo_BinaryOpInfo<"min", "Min", "elementwise minimum", [Commutative]>,
+  Mo_BinaryOpInfo<"equal", "Equal", "elementwise ==", [Commutative], 1>,
+  Mo_BinaryOpInfo<"not_equal", "NotEqual", "elementwise !=", [Commutative], 1>,
+  Mo_BinaryOpInfo<"greater", "Greater", "elementwise >", [], 1>,
+  Mo_BinaryOpInfo<"greater_equal", "GreaterEqual", "elementwise >=", [], 1>,
+  Mo_BinaryOpInfo<"less", "Less", "elementwise <", [], 1>,
+  Mo_BinaryOpInfo<"less_equal", "LessEqual", "elementwise <=", [], 1>,
 ];
 
 class Mo_BinaryElementwiseOp<Mo_BinaryOpInfo info>
@@ -52,7 +63,8 @@ class Mo_BinaryElementwiseOp<Mo_BinaryOpInfo info>
         ::mlir::ValueRange operands, ::mlir::DictionaryAttr,
         ::mlir::OpaqueProperties, ::mlir::RegionRange,
         ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
-      return ::mlir::mo::inferBinaryElementwiseTypes(loc, operands, inferred);
+      return ::mlir::mo::inferBinaryElementwiseTypes(loc, operands, inferred,
+                                                     }] # !if(info.IsCompare, "true", "false") # [{);
     }
     ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
       return ::mlir::mo::foldBinaryElementwise(*this, adaptor.getLhs(),

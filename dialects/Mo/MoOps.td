@@ -238,6 +238,42 @@ def Mo_TransposeOp : Mo_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
+def Mo_SliceOp : Mo_Op<"slice", [Pure]> {
+  let summary = "A strided window of a tensor (basic slicing, `x[1:5:2]`)";
+  let description = [{
+    Result dim `i` holds `size[i]` elements of operand dim `i` from
+    `starts[i]`, every `steps[i]`; `size` is the result's shape.
+
+    ```mlir
+    %y = mo.slice %x {starts = array<i64: 1, 0>, steps = array<i64: 2, 1>}
+        : !mo.tensor<[8, n], f32> -> !mo.tensor<[3, n], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$steps);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Mo_BroadcastToOp : Mo_Op<"broadcast_to", [Pure, Elementwise]> {
+  let summary = "Broadcasts a tensor to a shape (numpy rules)";
+  let description = [{
+    ```mlir
+    %y = mo.broadcast_to %x : !mo.tensor<[], f32> -> !mo.tensor<[n, 2], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Mo_CastOp : Mo_Op<"cast", [Pure, Elementwise]> {
   let summary = "Converts elements to another element type";
   let description = [{

@@ -195,6 +195,7 @@ class CompiledCallable:
         self.weights = _types.MappingProxyType(self._weights_given)
         self._weight_arrays: list[np.ndarray] | None = None
         self._fast = _FastSignature.build(self.in_tree, self.in_layouts)
+        self._shape_checks = staged.graph.shape_checks
 
     def _bind_weights(self) -> list[np.ndarray]:
         arrays = []
@@ -229,6 +230,14 @@ class CompiledCallable:
     def _run(self, arrays: list[np.ndarray], bindings: dict) -> list[np.ndarray]:
         if self._weight_arrays is None:
             self._weight_arrays = self._bind_weights()
+        for what, lhs, rhs in self._shape_checks:
+            try:
+                n, m = lhs.evaluate(bindings), rhs.evaluate(bindings)
+            except ValueError:
+                continue  # depends on a size no argument gives
+            if n != m:
+                sizes = ", ".join(f"{k}={v}" for k, v in sorted(bindings.items()))
+                raise ValueError(f"{what}: {n} elements cannot become {m} (with {sizes})")
         outputs = []
         for i, layout in enumerate(self.out_layouts):
             try:

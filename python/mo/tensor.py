@@ -219,6 +219,45 @@ class Tensor:
     def __rtruediv__(self, o):
         return _F().div(o, self)
 
+    def __floordiv__(self, o):
+        return _F().floordiv(self, o)
+
+    def __rfloordiv__(self, o):
+        return _F().floordiv(o, self)
+
+    def __mod__(self, o):
+        return _F().mod(self, o)
+
+    def __rmod__(self, o):
+        return _F().mod(o, self)
+
+    def __pow__(self, o):
+        return _F().pow(self, o)
+
+    def __rpow__(self, o):
+        return _F().pow(o, self)
+
+    # Comparisons are elementwise (bool tensors), as in numpy.
+    def __eq__(self, o):  # type: ignore[override]
+        return _F().equal(self, o)
+
+    def __ne__(self, o):  # type: ignore[override]
+        return _F().not_equal(self, o)
+
+    def __lt__(self, o):
+        return _F().less(self, o)
+
+    def __le__(self, o):
+        return _F().less_equal(self, o)
+
+    def __gt__(self, o):
+        return _F().greater(self, o)
+
+    def __ge__(self, o):
+        return _F().greater_equal(self, o)
+
+    __hash__ = object.__hash__  # identity, as numpy arrays are unhashable by value
+
     def __matmul__(self, o):
         return _F().matmul(self, o)
 
@@ -241,6 +280,8 @@ class Tensor:
         _F().buffer_store(self, value, index)
 
     def __getitem__(self, index: Any) -> Tensor:
-        if index in ((), Ellipsis, slice(None)):
+        """Basic indexing: ints and slices (``x[0]``, ``x[1:5:2, :]``)."""
+        items = index if isinstance(index, tuple) else (index,)
+        if all(i is Ellipsis or i == slice(None) for i in items):
             return self
-        raise NotImplementedError("tensor indexing beyond `x[...]` is not supported yet")
+        return _F().slice_tensor(self, index)

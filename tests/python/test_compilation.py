@@ -280,8 +280,6 @@ def test_reshape_minus_one_infers_symbolic_product():
     np.testing.assert_array_equal(st.compile()(x).to_numpy(), x.reshape(6, 4))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a symbolic reshape whose element count does not "
-                   "match at run time is not checked: drops data or reads out of bounds")
 @pytest.mark.parametrize("seq", [1, 3])
 def test_symbolic_reshape_element_count_checked_at_run_time(seq):
     # [b, s, 4] -> [b, 8] is only valid when s == 2; other sizes must be an error,
@@ -803,9 +801,7 @@ def test_setitem_slice_writes_through():
 
 @pytest.mark.parametrize("shape", [
     [3, 2],
-    pytest.param(["n", 2], marks=pytest.mark.xfail(
-        strict=True, reason="BUG: broadcast_to (scalar store) into a symbolic-shaped buffer "
-        "raises 'broadcasting to symbolic dims is not supported yet'")),
+    ["n", 2],
 ], ids=["static", "symbolic"])
 def test_setitem_scalar_broadcast_buffer(shape):
     def fill(cache):
@@ -865,7 +861,6 @@ def test_buffer_read_modify_write_in_subgraph():
     np.testing.assert_array_equal(c, f32(2, 4, 6))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Tensor slicing (x[0:2]) is not implemented")
 def test_setitem_from_tensor_slice_max_example():
     def upd2(cache, x):
         cache[1:3] = x[0:2]
@@ -1217,7 +1212,6 @@ def test_operators_with_scalars_both_sides():
         np.testing.assert_array_equal(g, r)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: floor division (`//`, F.floordiv) is not implemented")
 def test_int32_floor_division_broadcast():
     a = np.array([[7, -7, 9], [0, 5, -9]], np.int32)
     b = np.array([[2], [-3]], np.int32)

@@ -235,34 +235,27 @@ def test_eager_errors_name_op_and_line():
         F.exp(Tensor(np.array([1], np.int32)))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Tensor has no __floordiv__ (SPEC lists floordiv)")
 def test_floordiv_operator():
     a = np.array([7, -7, 9], np.int32)
     got = Tensor(a) // Tensor(np.array([2, 2, -4], np.int32))
     np.testing.assert_array_equal(got.to_numpy(), np.floor_divide(a, [2, 2, -4]))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Tensor has no __pow__ (SPEC lists `**`)")
 def test_pow_operator():
     np.testing.assert_array_equal((Tensor(arr(1, 2, 3)) ** 2).to_numpy(), arr(1, 4, 9))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Tensor has no comparison operators (<, >, ...)")
 def test_comparison_operators():
     got = Tensor(arr(1, 2, 3)) < 2
     np.testing.assert_array_equal(got.to_numpy(), [True, False, False])
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: `Tensor == x` falls back to identity and returns "
-                   "a Python bool (False) instead of an elementwise result")
 def test_equality_operator_is_elementwise():
     got = Tensor(arr(1, 2, 3)) == 2
     assert isinstance(got, Tensor)
     np.testing.assert_array_equal(got.to_numpy(), [False, True, False])
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Tensor indexing/slicing beyond x[...] is not "
-                   "implemented")
 def test_getitem_slicing():
     x = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
     np.testing.assert_array_equal(x[1:3, ::2].to_numpy(), np.arange(12).reshape(3, 4)[1:3, ::2])

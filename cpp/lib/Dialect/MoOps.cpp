@@ -269,7 +269,8 @@ LogicalResult ConstantExternalOp::verify() {
 LogicalResult
 mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
                                 ValueRange operands,
-                                SmallVectorImpl<Type> &inferred) {
+                                SmallVectorImpl<Type> &inferred,
+                                bool isCompare) {
   auto lhs = dyn_cast<mo::TensorType>(operands[0].getType());
   auto rhs = dyn_cast<mo::TensorType>(operands[1].getType());
   if (!lhs || !rhs)
@@ -287,8 +288,10 @@ mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
   });
   if (failed(dims))
     return failure();
-  inferred.push_back(mo::TensorType::get(lhs.getContext(), *dims,
-                                     lhs.getElementType(), lhs.getDevice()));
+  Type element = isCompare ? IntegerType::get(lhs.getContext(), 1)
+                           : lhs.getElementType();
+  inferred.push_back(mo::TensorType::get(lhs.getContext(), *dims, element,
+                                         lhs.getDevice()));
   return success();
 }
 
@@ -401,6 +404,69 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// Checks a window (starts, steps, result dims) against a source's dims.
+static LogicalResult verifyWindow(Operation *op, ArrayRef<Attribute> source,
+                                  ArrayRef<Attribute> window,
+                                  ArrayRef<int64_t> starts,
+                                  ArrayRef<int64_t> steps) {
+  if (starts.size() != source.size() || steps.size() != source.size())
+    return op->emitOpError("needs one start and one step per dim (")
+           << source.size() << ")";
+  for (auto [i, start, step, sdim, wdim] :
+       llvm::enumerate(starts, steps, source, window)) {
+    if (start < 0 || step < 1)
+      return op->emitOpError("dim ")
+             << i << ": start must be >= 0 and step >= 1, got start " << start
+             << " step " << step;
+    int64_t size = getStaticDimSize(sdim), count = getStaticDimSize(wdim);
+    if (count == ShapedType::kDynamic) {
+      // A non-static window is the whole (symbolic) dim.
+      if (wdim != sdim || start != 0 || step != 1)
+        return op->emitOpError("dim ")
+               << i << ": a symbolic window must be the whole dim";
+      continue;
+    }
+    if (size != ShapedType::kDynamic && count > 0 &&
+        start + (count - 1) * step >= size)
+      return op->emitOpError("dim ") << i << ": window of " << count
+                                     << " elements from " << start << " step "
+                                     << step << " exceeds size " << size;
+  }
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  auto in = cast<mo::TensorType>(getInput().getType());
+  auto out = cast<mo::TensorType>(getType());
+  if (in.getElementType() != out.getElementType() ||
+      in.getDevice() != out.getDevice() || in.getRank() != out.getRank())
+    return emitOpError("must keep the rank, element type and device, got ")
+           << in << " -> " << out;
+  return verifyWindow(*this, in.getDims(), out.getDims(), getStarts(),
+                      getSteps());
+}
+
+LogicalResult BroadcastToOp::verify() {
+  auto in = cast<mo::TensorType>(getInput().getType());
+  auto out = cast<mo::TensorType>(getType());
+  if (in.getElementType() != out.getElementType() ||
+      in.getDevice() != out.getDevice())
+    return emitOpError("must keep the element type and device, got ")
+           << in << " -> " << out;
+  auto dims = broadcastDims(in.getDims(), out.getDims());
+  if (in.getRank() > out.getRank() || failed(dims) ||
+      ArrayRef<Attribute>(*dims) != out.getDims())
+    return emitOpError("cannot broadcast ")
+           << formatDims(in.getDims()) << " to " << formatDims(out.getDims());
+  return success();
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
 LogicalResult CastOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
   auto out = cast<mo::TensorType>(getType());
@@ -454,26 +520,11 @@ LogicalResult MutableStoreOp::verify() {
              << formatDims(buffer.getDims()) << " (or give starts/steps)";
     return success();
   }
-  ArrayRef<int64_t> starts = *getStarts();
-  std::optional<ArrayRef<int64_t>> steps = getSteps();
-  if (!steps || starts.size() != buffer.getDims().size() ||
-      steps->size() != starts.size())
+  if (!getSteps())
     return emitOpError("needs one start and one step per buffer dim (")
            << buffer.getRank() << ")";
-  for (auto [i, start, step, bdim, vdim] :
-       llvm::enumerate(starts, *steps, buffer.getDims(), value.getDims())) {
-    if (start < 0 || step < 1)
-      return emitOpError("dim ")
-             << i << ": start must be >= 0 and step >= 1, got start "
-             << start << " step " << step;
-    int64_t size = getStaticDimSize(bdim), count = getStaticDimSize(vdim);
-    if (size != ShapedType::kDynamic && count != ShapedType::kDynamic &&
-        count > 0 && start + (count - 1) * step >= size)
-      return emitOpError("dim ") << i << ": window of " << count
-                                 << " elements from " << start << " step "
-                                 << step << " exceeds size " << size;
-  }
-  return success();
+  return verifyWindow(*this, buffer.getDims(), value.getDims(), *getStarts(),
+                      *getSteps());
 }
 
 //===----------------------------------------------------------------------===//

@@ -29,6 +29,7 @@ static const char kCpuCodegen[] =
     "expand-strided-metadata,"
     "lower-affine,"
     "convert-scf-to-cf,"
+    "convert-math-to-funcs,"
     "func.func(convert-math-to-llvm),"
     "convert-math-to-libm,"
     "finalize-memref-to-llvm,"

@@ -104,6 +104,7 @@ void mlir::mo::registerPasses() {
     registerLowerAffinePass();
     registerConvertBufferizationToMemRefPass();
     registerSCFToControlFlowPass();
+    registerConvertMathToFuncs();
     registerConvertMathToLLVMPass();
     registerConvertMathToLibmPass();
     registerFinalizeMemRefToLLVMConversionPass();

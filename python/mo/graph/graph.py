@@ -194,6 +194,27 @@ class TensorValue(Value):
     def __rtruediv__(self, o):
         return self._op("div", o, self)
 
+    def __floordiv__(self, o):
+        return self._op("floordiv", self, o)
+
+    def __mod__(self, o):
+        return self._op("mod", self, o)
+
+    def __pow__(self, o):
+        return self._op("pow", self, o)
+
+    def __lt__(self, o):
+        return self._op("less", self, o)
+
+    def __le__(self, o):
+        return self._op("less_equal", self, o)
+
+    def __gt__(self, o):
+        return self._op("greater", self, o)
+
+    def __ge__(self, o):
+        return self._op("greater_equal", self, o)
+
     def __matmul__(self, o):
         return self._op("matmul", self, o)
 
@@ -205,6 +226,9 @@ class TensorValue(Value):
 
     def __abs__(self):
         return self._op("abs", self)
+
+    def __getitem__(self, index: Any) -> TensorValue:
+        return self._op("slice_tensor", self, index)
 
     def reshape(self, shape: Iterable[Any]) -> TensorValue:
         return self._op("reshape", self, shape)
@@ -286,6 +310,9 @@ class Graph:
         self.inputs = [wrap(a, self) for a in self._block.arguments]
         self.outputs: list[TensorValue] = []
         self._finished = False
+        # (what, lhs, rhs): dim equations ops rely on that only the runtime
+        # sizes can confirm (e.g. a reshape's element counts).
+        self.shape_checks: list[tuple[str, Dim, Dim]] = []
 
     def _root(self) -> Graph:
         return self._root_graph

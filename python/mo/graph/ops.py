@@ -29,7 +29,7 @@ import numpy as np
 
 from mo import _context
 from mo.dtype import DType, promote, promote_scalar
-from mo.graph.dim import AlgebraicDim, Dim, StaticDim
+from mo.graph.dim import AlgebraicDim, Dim, Shape, StaticDim
 from mo.graph.graph import (
     BufferValue,
     Graph,
@@ -241,8 +241,15 @@ def cast(x: TensorValue, dtype: DType) -> TensorValue:
 
 _BINARY = {
     "add": "AddOp", "sub": "SubOp", "mul": "MulOp", "div": "DivOp",
+    "floordiv": "FloorDivOp", "mod": "ModOp", "pow": "PowOp",
     "max": "MaxOp", "min": "MinOp",
+    # Comparisons: bool results.
+    "equal": "EqualOp", "not_equal": "NotEqualOp", "greater": "GreaterOp",
+    "greater_equal": "GreaterEqualOp", "less": "LessOp", "less_equal": "LessEqualOp",
 }
+# numpy defines these on booleans; the others (sub, div, ...) it rejects.
+_BOOL_OK = {"add", "mul", "max", "min", "equal", "not_equal", "greater", "greater_equal",
+            "less", "less_equal"}
 _UNARY = {
     "abs": "AbsOp", "negative": "NegativeOp", "relu": "ReluOp", "ceil": "CeilOp",
     "cos": "CosOp", "erf": "ErfOp", "exp": "ExpOp", "floor": "FloorOp", "log": "LogOp",
@@ -255,6 +262,8 @@ _FLOAT_ONLY = set(_UNARY) - {"abs", "negative", "relu"}
 def _make_binary(name: str, op_class: str) -> Callable[[Any, Any], TensorValue]:
     def fn(lhs: Any, rhs: Any) -> TensorValue:
         a, b = _binary_operands(name, lhs, rhs)
+        if a.dtype is DType.bool and name not in _BOOL_OK:
+            raise op_error(name, [a, b], f"{name} is not defined for bool tensors (cast first)")
         return build(name, [a, b], a.graph,
                      lambda: getattr(_mo(), op_class)(a._value, b._value))
 
@@ -351,6 +360,12 @@ def reshape(x: Any, shape: Iterable[Any]) -> TensorValue:
         raise op_error("reshape", [x, list(shape)],
                        f"cannot reshape {x.shape} ({total[0]} elements) to {dims} "
                        f"({new_total[0]} elements)")
+    if (total[0], sorted(map(str, total[1]))) != (new_total[0], sorted(map(str, new_total[1]))):
+        # Sizes that depend on symbolic dims are checked when the graph runs.
+        filename, line = _context.user_frame()
+        x.graph._root().shape_checks.append(
+            (f"reshape at {filename}:{line}: {x.shape} -> {Shape(dims)}",
+             _product(x.shape), _product(dims)))
     out = TensorType(x.dtype, dims, x.device)
     return build("reshape", [x, list(shape)], x.graph,
                  lambda: _mo().ReshapeOp(mlir_type(out), x._value), verify=True)
@@ -368,14 +383,15 @@ def buffer_load(buffer: BufferValue) -> TensorValue:
                  lambda: _mo().MutableLoadOp(mlir_type(out), buffer._value))
 
 
-def _window(buffer: BufferValue, index: Any) -> tuple[list[int], list[int], list[Dim]] | None:
-    """(starts, steps, sizes) of a basic slice of a buffer; None for the whole."""
+def _window(buffer: Value, index: Any) -> tuple[list[int], list[int], list[Dim]] | None:
+    """(starts, steps, sizes) of a basic slice (ints and slices) of a tensor or
+    buffer; None for the whole."""
     if index is None or index is Ellipsis or index == ():
         return None
     if not isinstance(index, tuple):
         index = (index,)
     if len(index) > buffer.rank:
-        raise IndexError(f"too many indices for a buffer of rank {buffer.rank}")
+        raise IndexError(f"too many indices for rank {buffer.rank}")
     starts, steps, sizes = [], [], []
     for axis in range(buffer.rank):
         item = index[axis] if axis < len(index) else slice(None)
@@ -385,7 +401,7 @@ def _window(buffer: BufferValue, index: Any) -> tuple[list[int], list[int], list
             if not isinstance(dim, StaticDim) and item.start < 0:
                 raise IndexError("negative indices need a static dim")
         if not isinstance(item, slice):
-            raise TypeError(f"buffer index must be ints and slices, got {type(item).__name__}")
+            raise TypeError(f"indices must be ints and slices, got {type(item).__name__}")
         if isinstance(dim, StaticDim):
             start, stop, step = item.indices(dim.value)
             count = builtins.max(0, math.ceil((stop - start) / step))
@@ -396,9 +412,12 @@ def _window(buffer: BufferValue, index: Any) -> tuple[list[int], list[int], list
             start, step = 0, 1
             sizes.append(dim)
         if step < 1:
-            raise IndexError("buffer slices need a positive step")
+            raise IndexError("slices need a positive step")
         starts.append(start)
         steps.append(step)
+    if all(st == 0 for st in starts) and all(sp == 1 for sp in steps) and \
+            list(sizes) == list(buffer.shape):
+        return None  # the whole value
     return starts, steps, sizes
 
 
@@ -439,20 +458,14 @@ def buffer_store(buffer: BufferValue, value: Any, index: Any = None) -> None:
 
 
 def broadcast_to(x: Any, shape: Sequence[Any]) -> TensorValue:
-    """``x`` broadcast to ``shape`` (numpy rules)."""
+    """``x`` broadcast to ``shape`` (numpy rules; dims may be symbolic)."""
     x = as_tensor_value(x)
     dims = [Dim(d) for d in shape]
     if list(x.shape) == dims:
         return x
-    # x + zeros(shape): the broadcasting elementwise op computes the shape.
-    zero = _zeros_like_shape(x, dims)
-    return add(x, zero)  # noqa: F821 (generated above)
-
-
-def _zeros_like_shape(x: TensorValue, dims: list[Dim]) -> TensorValue:
-    if all(isinstance(d, StaticDim) for d in dims):
-        return constant(np.zeros([d.value for d in dims], x.dtype.to_numpy()), x.dtype, x.device)
-    raise op_error("broadcast_to", [x, dims], "broadcasting to symbolic dims is not supported yet")
+    out = TensorType(x.dtype, dims, x.device)
+    return build("broadcast_to", [x, dims], x.graph,
+                 lambda: _mo().BroadcastToOp(mlir_type(out), x._value), verify=True)
 
 
 # -- subgraphs --------------------------------------------------------------------------
@@ -562,3 +575,27 @@ def transpose(x: Any, axis_1: int, axis_2: int) -> TensorValue:
         raise op_error("transpose", [x, axis_1, axis_2],
                        f"axes must be in [-{x.rank}, {x.rank})") from None
     return permute(x, perm)
+
+
+def slice_tensor(x: Any, index: Any) -> TensorValue:
+    """``x[index]`` for basic indices: ints (which drop their dim) and slices
+    with positive steps; a symbolic dim can only be taken whole (``:``)."""
+    from mo._mlir import ir
+
+    x = as_tensor_value(x)
+    try:
+        window = _window(x, index)
+    except (IndexError, TypeError) as e:
+        raise type(e)(f"slice: {e}") from None
+    if window is None:
+        return x
+    starts, steps, sizes = window
+    out = TensorType(x.dtype, sizes, x.device)
+    y = build("slice", [x, index], x.graph,
+              lambda: _mo().SliceOp(mlir_type(out), x._value, ir.DenseI64ArrayAttr.get(starts),
+                                    ir.DenseI64ArrayAttr.get(steps)), verify=True)
+    items = index if isinstance(index, tuple) else (index,)
+    dropped = {axis for axis, item in enumerate(items) if isinstance(item, numbers.Integral)}
+    if dropped:
+        y = reshape(y, [d for axis, d in enumerate(sizes) if axis not in dropped])
+    return y

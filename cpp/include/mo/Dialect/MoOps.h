@@ -24,7 +24,8 @@ BlockLayout getBlockLayout(QuantEncoding encoding);
 /// element types and devices must agree.
 LogicalResult inferBinaryElementwiseTypes(std::optional<Location> loc,
                                           ValueRange operands,
-                                          SmallVectorImpl<Type> &inferred);
+                                          SmallVectorImpl<Type> &inferred,
+                                          bool isCompare);
 /// Folds an elementwise binary op: constant operands, and identities such
 /// as `x + 0` or `x * 1` that leave the type unchanged.
 OpFoldResult foldBinaryElementwise(Operation *op, Attribute lhs, Attribute rhs);

@@ -141,10 +141,66 @@ Value safeIntDiv(OpBuilder &b, Location loc, Value x, Value y,
   return arith::SelectOp::create(b, loc, isZero, zero, q);
 }
 
+/// Python's `%`: the remainder has the divisor's sign; x % 0 is 0 for
+/// integers (numpy) and NaN for floats.
+Value pyMod(OpBuilder &b, Location loc, Value x, Value y, bool isFloat,
+            bool isUnsigned) {
+  if (isFloat) {
+    Value q = math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
+    return arith::SubFOp::create(b, loc, x, arith::MulFOp::create(b, loc, q, y));
+  }
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value safe = arith::SelectOp::create(b, loc, isZero, one, y);
+  if (isUnsigned)
+    return arith::SelectOp::create(
+        b, loc, isZero, zero, arith::RemUIOp::create(b, loc, x, safe));
+  // remsi never traps with a divisor of -1 (x % -1 == 0).
+  Value r = arith::RemSIOp::create(b, loc, x, safe);
+  Value rNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+  Value yNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, safe, zero);
+  Value rNonZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+  Value fix = arith::AndIOp::create(
+      b, loc, rNonZero,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rNeg, yNeg));
+  Value adjusted = arith::SelectOp::create(
+      b, loc, fix, arith::AddIOp::create(b, loc, r, safe), r);
+  return arith::SelectOp::create(b, loc, isZero, zero, adjusted);
+}
+
+/// Comparisons (numpy semantics: NaN compares unequal to everything).
+std::optional<Value> compare(Operation *op, OpBuilder &b, Location loc,
+                             ValueRange args, Type moElement) {
+  using FP = arith::CmpFPredicate;
+  using IP = arith::CmpIPredicate;
+  bool isUnsigned = moElement.isUnsignedInteger() || moElement.isInteger(1);
+  std::optional<std::tuple<FP, IP, IP>> preds =
+      TypeSwitch<Operation *, std::optional<std::tuple<FP, IP, IP>>>(op)
+          .Case([](EqualOp) { return std::tuple(FP::OEQ, IP::eq, IP::eq); })
+          .Case([](NotEqualOp) { return std::tuple(FP::UNE, IP::ne, IP::ne); })
+          .Case([](GreaterOp) { return std::tuple(FP::OGT, IP::sgt, IP::ugt); })
+          .Case([](GreaterEqualOp) {
+            return std::tuple(FP::OGE, IP::sge, IP::uge);
+          })
+          .Case([](LessOp) { return std::tuple(FP::OLT, IP::slt, IP::ult); })
+          .Case([](LessEqualOp) { return std::tuple(FP::OLE, IP::sle, IP::ule); })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!preds)
+    return std::nullopt;
+  auto [fp, sp, up] = *preds;
+  if (isa<FloatType>(moElement))
+    return Value(arith::CmpFOp::create(b, loc, fp, args[0], args[1]));
+  return Value(arith::CmpIOp::create(b, loc, isUnsigned ? up : sp, args[0],
+                                     args[1]));
+}
+
 /// The scalar computation of an elementwise mo op on converted scalars.
 /// `moElement` is the op's (first) operand element type, for signedness.
 FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
                              ValueRange args, Type moElement) {
+  if (std::optional<Value> cmp = compare(op, b, loc, args, moElement))
+    return *cmp;
   // Booleans follow numpy: + and max are `or`, * and min are `and`.
   if (moElement.isInteger(1) && args.size() == 2) {
     if (isa<AddOp, MaxOp>(op))
@@ -175,6 +231,18 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
         if (isFloat)
           return Value(arith::DivFOp::create(b, loc, x, y));
         return safeIntDiv(b, loc, x, y, isUnsigned);
+      })
+      .Case([&](FloorDivOp) -> F {
+        if (isFloat)
+          return Value(
+              math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, x, y)));
+        return safeIntDiv(b, loc, x, y, isUnsigned);
+      })
+      .Case([&](ModOp) -> F { return pyMod(b, loc, x, y, isFloat, isUnsigned); })
+      .Case([&](PowOp) -> F {
+        if (isFloat)
+          return Value(math::PowFOp::create(b, loc, x, y));
+        return Value(math::IPowIOp::create(b, loc, x, y));
       })
       .Case([&](MaxOp) -> F {
         if (isFloat)
@@ -224,6 +292,7 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       .Case([&](SqrtOp) -> F { return Value(math::SqrtOp::create(b, loc, x)); })
       .Case([&](TanhOp) -> F { return Value(math::TanhOp::create(b, loc, x)); })
       .Case([&](TruncOp) -> F { return Value(math::TruncOp::create(b, loc, x)); })
+      .Case([&](BroadcastToOp) -> F { return x; })
       .Case([&](CastOp cast) -> F {
         Type dst = cast.getType().getElementType();
         return convertScalar(b, loc, x, convertElementType(dst), isUnsigned,
@@ -854,6 +923,25 @@ private:
         })
         .Case([&](MatmulOp m) { return lowerMatmul(m); })
         .Case([&](DequantizeOp d) { return lowerDequantize(d); })
+        .Case([&](SliceOp sl) -> LogicalResult {
+          auto type = cast<mo::TensorType>(sl.getType());
+          Value input = mapping.lookup(sl.getInput());
+          SmallVector<OpFoldResult> offsets, sizes, strides;
+          for (auto [i, start, step, dim] : llvm::enumerate(
+                   sl.getStarts(), sl.getSteps(), type.getDims())) {
+            offsets.push_back(b.getIndexAttr(start));
+            strides.push_back(b.getIndexAttr(step));
+            if (isStaticDim(dim))
+              sizes.push_back(b.getIndexAttr(getStaticDimSize(dim)));
+            else
+              sizes.push_back(dimOf(loc, input, i));
+          }
+          mapping.map(sl, tensor::ExtractSliceOp::create(
+                              b, loc, cast<RankedTensorType>(convertType(type)),
+                              input, offsets, sizes, strides)
+                              .getResult());
+          return success();
+        })
         .Case([&](TransposeOp t) -> LogicalResult {
           auto type = cast<mo::TensorType>(t.getType());
           Value input = mapping.lookup(t.getInput());
