@@ -1248,10 +1248,12 @@ def test_int_division_traps_do_not_crash(a, b, expected):
     import subprocess
     import sys
 
+    import mo
+
+    # The subprocess imports the same mo as this process (installed or source).
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
-        [os.path.join(os.path.dirname(__file__), "..", "..", "python"),
-         env.get("PYTHONPATH", "")])
+        [os.path.dirname(os.path.dirname(mo.__file__)), env.get("PYTHONPATH", "")])
     proc = subprocess.run([sys.executable, "-c", INT_DIV_PROGRAM, a, b], env=env,
                           capture_output=True, timeout=120, check=False)
     # A defined result (numpy's), never a signal.

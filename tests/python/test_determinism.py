@@ -9,7 +9,10 @@ import textwrap
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import mo
+
+# Subprocesses import the same mo as this process (installed or source tree).
+MO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(mo.__file__)))
 
 PROGRAM = textwrap.dedent('''
     import sys
@@ -75,7 +78,7 @@ def stage_in_subprocess(tmp_path, seed):
     env = dict(os.environ)
     env["PYTHONHASHSEED"] = str(seed)
     env["PYTHONPATH"] = os.pathsep.join(
-        [os.path.join(REPO, "python")] + [p for p in [env.get("PYTHONPATH")] if p])
+        [MO_ROOT] + [p for p in [env.get("PYTHONPATH")] if p])
     proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
                           timeout=120, cwd=str(tmp_path), check=False)
     assert proc.returncode == 0, proc.stderr.decode()
@@ -113,7 +116,7 @@ def test_identical_ir_in_process_repeat(tmp_path):
     code = (f"out = []\nexec(open({str(script)!r}).read())\na = ''.join(out)\nout = []\n"
             f"exec(open({str(script)!r}).read())\nb = ''.join(out)\n"
             "assert a == b, 'differs'\nprint('same')\n")
-    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python") + os.pathsep +
+    env = dict(os.environ, PYTHONPATH=MO_ROOT + os.pathsep +
                os.environ.get("PYTHONPATH", ""))
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           timeout=120, check=False)
@@ -143,7 +146,7 @@ FROZENSET_PROGRAM = textwrap.dedent('''
 def test_identical_ir_with_frozenset_statics(tmp_path):
     script = tmp_path / "program.py"
     script.write_text(FROZENSET_PROGRAM)
-    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python") + os.pathsep +
+    env = dict(os.environ, PYTHONPATH=MO_ROOT + os.pathsep +
                os.environ.get("PYTHONPATH", ""))
     texts = []
     for seed in (0, 5):  # 5 orders {"b", "a"} differently from 0 under CPython's siphash

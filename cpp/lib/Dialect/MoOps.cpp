@@ -342,6 +342,13 @@ LogicalResult MatmulOp::inferReturnTypes(
 // ReshapeOp, CastOp
 //===----------------------------------------------------------------------===//
 
+/// A shape or type conversion whose result type equals its input's is a no-op.
+static OpFoldResult foldNoOpConversion(Operation *op) {
+  if (op->getOperand(0).getType() == op->getResult(0).getType())
+    return op->getOperand(0);
+  return {};
+}
+
 /// The product of the dims, when all are static.
 static std::optional<int64_t> staticSize(ArrayRef<Attribute> dims) {
   int64_t n = 1;
@@ -368,11 +375,7 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
-OpFoldResult ReshapeOp::fold(FoldAdaptor) {
-  if (getInput().getType() == getType())
-    return getInput();
-  return {};
-}
+OpFoldResult ReshapeOp::fold(FoldAdaptor) { return foldNoOpConversion(*this); }
 
 LogicalResult TransposeOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
@@ -461,11 +464,7 @@ LogicalResult BroadcastToOp::verify() {
   return success();
 }
 
-OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
-  if (getInput().getType() == getType())
-    return getInput();
-  return {};
-}
+OpFoldResult BroadcastToOp::fold(FoldAdaptor) { return foldNoOpConversion(*this); }
 
 LogicalResult CastOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
@@ -476,11 +475,7 @@ LogicalResult CastOp::verify() {
   return success();
 }
 
-OpFoldResult CastOp::fold(FoldAdaptor) {
-  if (getInput().getType() == getType())
-    return getInput();
-  return {};
-}
+OpFoldResult CastOp::fold(FoldAdaptor) { return foldNoOpConversion(*this); }
 
 //===----------------------------------------------------------------------===//
 // MutableLoadOp, MutableStoreOp

@@ -303,6 +303,26 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       });
 }
 
+/// `out += lhs * rhs` over the loops the maps and iterators describe.
+Value contraction(OpBuilder &b, Location loc, Type resultType, Value lhs,
+                  Value rhs, Value init, ArrayRef<AffineMap> maps,
+                  ArrayRef<utils::IteratorType> iterators) {
+  bool isFloat = isa<FloatType>(cast<ShapedType>(resultType).getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
+             ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value p =
+                   isFloat ? Value(arith::MulFOp::create(nb, l, args[0], args[1]))
+                           : Value(arith::MulIOp::create(nb, l, args[0], args[1]));
+               Value s = isFloat
+                             ? Value(arith::AddFOp::create(nb, l, args[2], p))
+                             : Value(arith::AddIOp::create(nb, l, args[2], p));
+               linalg::YieldOp::create(nb, l, s);
+             })
+      .getResult(0);
+}
+
 //===----------------------------------------------------------------------===//
 // GGUF dequantization of one element, op for op as ggml's dequantize_row_*
 //===----------------------------------------------------------------------===//
@@ -696,19 +716,11 @@ private:
     SmallVector<utils::IteratorType> iterators(rank + 1,
                                                utils::IteratorType::parallel);
     iterators[batch + 1] = utils::IteratorType::reduction;
-    bool isFloat = isa<FloatType>(element);
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{resultTensor}, ValueRange{lhs, rhs}, ValueRange{init},
-        {lhsMap, rhsMap,
-         AffineMap::get(rank + 1, 0, outExprs, b.getContext())},
-        iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value p = isFloat ? Value(arith::MulFOp::create(nb, l, args[0], args[1]))
-                            : Value(arith::MulIOp::create(nb, l, args[0], args[1]));
-          Value s = isFloat ? Value(arith::AddFOp::create(nb, l, args[2], p))
-                            : Value(arith::AddIOp::create(nb, l, args[2], p));
-          linalg::YieldOp::create(nb, l, s);
-        });
-    mapping.map(op, generic.getResult(0));
+    mapping.map(op, contraction(b, loc, resultTensor, lhs, rhs, init,
+                                {lhsMap, rhsMap,
+                                 AffineMap::get(rank + 1, 0, outExprs,
+                                                b.getContext())},
+                                iterators));
     return success();
   }
 
@@ -814,20 +826,12 @@ private:
               rank + 1, utils::IteratorType::parallel);
           iterators[batch + 1] = utils::IteratorType::reduction;
           MLIRContext *ctx = lb.getContext();
-          Value product =
-              linalg::GenericOp::create(
-                  lb, l, TypeRange{slice.getType()}, ValueRange{lhs, w},
-                  ValueRange{slice},
-                  {AffineMap::get(rank + 1, 0, lhsExprs, ctx),
-                   AffineMap::get(rank + 1, 0, wExprs, ctx),
-                   AffineMap::get(rank + 1, 0, outExprs, ctx)},
-                  iterators,
-                  [&](OpBuilder &nb, Location nl, ValueRange args) {
-                    Value p = arith::MulFOp::create(nb, nl, args[0], args[1]);
-                    linalg::YieldOp::create(
-                        nb, nl, Value(arith::AddFOp::create(nb, nl, args[2], p)));
-                  })
-                  .getResult(0);
+          Value product = contraction(
+              lb, l, slice.getType(), lhs, w, slice,
+              {AffineMap::get(rank + 1, 0, lhsExprs, ctx),
+               AffineMap::get(rank + 1, 0, wExprs, ctx),
+               AffineMap::get(rank + 1, 0, outExprs, ctx)},
+              iterators);
           Value updated = tensor::InsertSliceOp::create(lb, l, product, acc,
                                                         offsets, sizes, strides);
           scf::YieldOp::create(lb, l, updated);
