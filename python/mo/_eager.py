@@ -3,13 +3,17 @@ input types and static arguments (so eager loops are fast after warm-up)."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
 from mo.driver import Buffer
 
-_cache: dict[Any, Any] = {}
+# Compiled ops by (op, input types, static arguments); least recently used
+# entries go first once it holds _CACHE_SIZE.
+_cache: OrderedDict[Any, Any] = OrderedDict()
+_CACHE_SIZE = 512
 
 
 def _key_part(x: Any) -> Any:
@@ -34,6 +38,10 @@ def run(name: str, args: tuple, kwargs: dict) -> Any:
     entry = _cache.get(key)
     if entry is None:
         entry = _cache[key] = _compile(name, args, kwargs)
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    else:
+        _cache.move_to_end(key)
     exe, out_types = entry
     inputs = [np.ascontiguousarray(a.to_numpy()) for a in args if isinstance(a, Tensor)]
     outputs = [np.empty([d.value for d in t.shape], t.dtype.to_numpy()) for t in out_types]

@@ -123,10 +123,6 @@ def _static_paths(tree: _pytree.TreeDef, path: str = "") -> list[tuple[str, Any]
     return found
 
 
-def _layout_of(t: TensorType | BufferType) -> TensorLayout:
-    return t.to_layout()
-
-
 def stage(fn: Callable, *, name: str | None = None, custom_extensions: Any = (),
           allow_subgraphs: bool = True, signal_devices: Any = (),
           is_device_graph: bool = False) -> Callable[..., StagedGraph]:
@@ -150,7 +146,7 @@ def stage(fn: Callable, *, name: str | None = None, custom_extensions: Any = (),
         graph = Graph(_graph_name(fn, name), [layout.to_type() for layout in layouts])
         outs, out_tree = _trace(fn, graph, tree, allow_subgraphs, {}, "a staged function")
         graph.verify()
-        out_layouts = [_layout_of(v.type) for v in graph.outputs]
+        out_layouts = [v.type.to_layout() for v in graph.outputs]
         return StagedGraph(fn, graph, layouts, tree, out_layouts, out_tree)
 
     return staged
@@ -160,9 +156,7 @@ def stage(fn: Callable, *, name: str | None = None, custom_extensions: Any = (),
 
 
 def _as_array(x: Any, what: str) -> np.ndarray:
-    if isinstance(x, Tensor):
-        return x.to_numpy()
-    if isinstance(x, Buffer):
+    if isinstance(x, (Tensor, Buffer)):
         return x.to_numpy()
     if isinstance(x, np.ndarray):
         return x
@@ -191,6 +185,7 @@ class CompiledCallable:
         # Per-call constants: argument names, which arguments are buffers.
         self._arg_names = [_argument_name(p) for p in self.in_tree.leaf_paths]
         self._is_buffer = [isinstance(lay, BufferLayout) for lay in self.in_layouts]
+        self._has_buffers = any(self._is_buffer)
         self._weights_given = dict(weights or {})
         self.weights = _types.MappingProxyType(self._weights_given)
         self._weight_arrays: list[np.ndarray] | None = None
@@ -211,7 +206,11 @@ class CompiledCallable:
         for path, leaf, layout, is_buffer in zip(self._arg_names, leaves, self.in_layouts,
                                                  self._is_buffer):
             array = _as_array(leaf, f"argument {path}")
-            dtype = DType.from_numpy(array.dtype)
+            try:
+                dtype = DType.from_numpy(array.dtype)
+            except TypeError as e:
+                raise ValueError(f"argument {path}: expected {layout.dtype.name} shape "
+                                 f"{layout.shape} on {layout.device}, got {e}") from None
             device = leaf.device if isinstance(leaf, (Tensor, Buffer)) else CPU()
             message = layout.matches(array.shape, dtype, device, bindings, argument=path)
             if message:
@@ -225,7 +224,19 @@ class CompiledCallable:
             elif not array.flags.c_contiguous or not array.dtype.isnative:
                 array = np.ascontiguousarray(array, array.dtype.newbyteorder("="))
             arrays.append(array)
+        self._check_aliasing(arrays)
         return arrays, bindings
+
+    def _check_aliasing(self, arrays: list[np.ndarray]) -> None:
+        """A buffer argument must not share memory with another argument: the
+        compiled code writes it while reading the others."""
+        for i, is_buffer in enumerate(self._is_buffer):
+            if is_buffer:
+                for j, other in enumerate(arrays):
+                    if j != i and np.may_share_memory(arrays[i], other):
+                        raise ValueError(f"argument {self._arg_names[i]} is a buffer that "
+                                         f"shares memory with argument {self._arg_names[j]}; "
+                                         "pass a copy of one of them")
 
     def _run(self, arrays: list[np.ndarray], bindings: dict) -> list[np.ndarray]:
         if self._weight_arrays is None:
@@ -252,6 +263,8 @@ class CompiledCallable:
         fast = self._fast.match(args, kwargs) if self._fast else None
         if fast is not None:
             arrays, bindings = fast
+            if self._has_buffers:
+                self._check_aliasing(arrays)
         else:  # The general path, which also explains any mismatch.
             leaves = self.in_tree.check((args, kwargs), is_leaf=lambda x: isinstance(
                 x, (Tensor, Buffer, np.ndarray)) or hasattr(x, "__dlpack__"))
@@ -260,13 +273,23 @@ class CompiledCallable:
         return self.out_tree.unflatten([Tensor(Buffer._wrap(o)) for o in outputs])
 
     def execute_raw(self, *buffers: Any) -> list[Buffer]:
-        """Runs on flat buffers in input order, skipping the checks."""
-        arrays = [_as_array(b, f"argument {i}") for i, b in enumerate(buffers)]
-        bindings: dict[str, int] = {}
-        for layout, array in zip(self.in_layouts, arrays):
+        """Runs on flat buffers in input order, skipping the layout and tree
+        checks (only what memory safety needs is checked)."""
+        if len(buffers) != len(self.in_layouts):
+            raise ValueError(f"execute_raw: expected {len(self.in_layouts)} buffers, "
+                             f"got {len(buffers)}")
+        arrays, bindings = [], {}
+        for i, (layout, buffer) in enumerate(zip(self.in_layouts, buffers)):
+            array = _as_array(buffer, f"argument {i}")
+            if array.dtype != layout.dtype.to_numpy() or array.ndim != layout.rank:
+                raise ValueError(f"argument {i}: expected {layout.dtype.name} of rank "
+                                 f"{layout.rank}, got {array.dtype} of rank {array.ndim}")
+            if not array.flags.c_contiguous:
+                array = np.ascontiguousarray(array)
             for dim, size in zip(layout.shape, array.shape):
                 if dim.is_symbolic:
                     bindings.setdefault(dim.name, size)
+            arrays.append(array)
         return [Buffer._wrap(o) for o in self._run(arrays, bindings)]
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -147,11 +148,19 @@ class Executable:
         if not address:
             raise CompileError(f"the entry function {self.name!r} was not generated")
         self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
-        n = self.num_inputs + len(self.weights) + self.num_outputs
-        self._descriptors = [_Descriptor(r) for r in self._ranks]
-        self._packed = (ctypes.c_void_p * n)(
-            *[ctypes.addressof(d.cell) for d in self._descriptors])
+        # The native call releases the GIL: each thread fills its own
+        # descriptors.
+        self._per_thread = threading.local()
         self.compile_seconds = time.perf_counter() - start
+
+    def _frame(self) -> tuple[list[_Descriptor], ctypes.Array]:
+        frame = getattr(self._per_thread, "frame", None)
+        if frame is None:
+            descriptors = [_Descriptor(r) for r in self._ranks]
+            packed = (ctypes.c_void_p * len(descriptors))(
+                *[ctypes.addressof(d.cell) for d in descriptors])
+            frame = self._per_thread.frame = (descriptors, packed)
+        return frame
 
     def _inspect_entry(self, lowered) -> None:
         from mo._mlir.dialects import func
@@ -185,7 +194,12 @@ class Executable:
         """Runs the graph. Arrays must be C-contiguous with the right dtypes and
         shapes (not checked here: ``CompiledCallable`` checks); ``outputs`` are
         written in place."""
-        descriptors = self._descriptors
+        if (len(inputs), len(weights), len(outputs)) != (
+                self.num_inputs, len(self.weights), self.num_outputs):
+            raise ValueError(f"{self.name}: expected {self.num_inputs} inputs, "
+                             f"{len(self.weights)} weights and {self.num_outputs} outputs, got "
+                             f"{len(inputs)}, {len(weights)} and {len(outputs)}")
+        descriptors, packed = self._frame()
         for d, a in zip(descriptors, [*inputs, *weights, *outputs]):
             d.fill(a)
-        self._fn(self._packed)
+        self._fn(packed)

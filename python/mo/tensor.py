@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from mo import _capture
+from mo import _operators
 from mo.driver import CPU, Buffer, Device
 from mo.dtype import DType
 from mo.graph.dim import Shape, StaticDim
@@ -193,82 +193,8 @@ class Tensor:
             raise TypeError(f"len() of a tensor with symbolic first dim {d}")
         return d.value
 
-    # -- operators (all through mo.functional)
-
-    def __add__(self, o):
-        return _F().add(self, o)
-
-    def __radd__(self, o):
-        return _F().add(o, self)
-
-    def __sub__(self, o):
-        return _F().sub(self, o)
-
-    def __rsub__(self, o):
-        return _F().sub(o, self)
-
-    def __mul__(self, o):
-        return _F().mul(self, o)
-
-    def __rmul__(self, o):
-        return _F().mul(o, self)
-
-    def __truediv__(self, o):
-        return _F().div(self, o)
-
-    def __rtruediv__(self, o):
-        return _F().div(o, self)
-
-    def __floordiv__(self, o):
-        return _F().floordiv(self, o)
-
-    def __rfloordiv__(self, o):
-        return _F().floordiv(o, self)
-
-    def __mod__(self, o):
-        return _F().mod(self, o)
-
-    def __rmod__(self, o):
-        return _F().mod(o, self)
-
-    def __pow__(self, o):
-        return _F().pow(self, o)
-
-    def __rpow__(self, o):
-        return _F().pow(o, self)
-
-    # Comparisons are elementwise (bool tensors), as in numpy.
-    def __eq__(self, o):  # type: ignore[override]
-        return _F().equal(self, o)
-
-    def __ne__(self, o):  # type: ignore[override]
-        return _F().not_equal(self, o)
-
-    def __lt__(self, o):
-        return _F().less(self, o)
-
-    def __le__(self, o):
-        return _F().less_equal(self, o)
-
-    def __gt__(self, o):
-        return _F().greater(self, o)
-
-    def __ge__(self, o):
-        return _F().greater_equal(self, o)
-
-    __hash__ = object.__hash__  # identity, as numpy arrays are unhashable by value
-
-    def __matmul__(self, o):
-        return _F().matmul(self, o)
-
-    def __rmatmul__(self, o):
-        return _F().matmul(o, self)
-
-    def __neg__(self):
-        return _F().negative(self)
-
-    def __abs__(self):
-        return _F().abs(self)
+    # Operators: see the install() call after the class.
+    __array_ufunc__ = None  # numpy defers `array + tensor` to Tensor
 
     def reshape(self, shape: Sequence[Any]) -> Tensor:
         return _F().reshape(self, shape)
@@ -285,3 +211,6 @@ class Tensor:
         if all(i is Ellipsis or i == slice(None) for i in items):
             return self
         return _F().slice_tensor(self, index)
+
+
+_operators.install(Tensor, lambda op, *args: getattr(_F(), op)(*args))

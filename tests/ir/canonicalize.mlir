@@ -80,3 +80,23 @@ mo.graph @cse(%x: !mo.tensor<[2], f32>) -> (!mo.tensor<[2], f32>, !mo.tensor<[2]
   %1 = mo.add(%x, %w1) : (!mo.tensor<[2], f32>, !mo.tensor<[2], f32>) -> !mo.tensor<[2], f32>
   mo.output %0, %1 : !mo.tensor<[2], f32>, !mo.tensor<[2], f32>
 }
+
+// -----
+
+// Boolean constants fold as the lowering computes them (numpy): add and max
+// are or, mul and min are and; sub is not folded.
+// CHECK-LABEL: mo.graph @bools
+// CHECK-DAG: %[[T:.+]] = mo.constant dense<true> : tensor<i1> : !mo.tensor<[], i1>
+// CHECK-DAG: %[[F:.+]] = mo.constant dense<false> : tensor<i1> : !mo.tensor<[], i1>
+// CHECK: %[[S:.+]] = mo.sub
+// CHECK: mo.output %[[T]], %[[T]], %[[F]], %[[F]], %[[S]]
+mo.graph @bools() -> (!mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>) {
+  %t = mo.constant dense<true> : tensor<i1> : !mo.tensor<[], i1>
+  %f = mo.constant dense<false> : tensor<i1> : !mo.tensor<[], i1>
+  %0 = mo.add(%t, %t) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
+  %1 = mo.max(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
+  %2 = mo.mul(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
+  %3 = mo.min(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
+  %4 = mo.sub(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
+  mo.output %0, %1, %2, %3, %4 : !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>
+}

@@ -45,6 +45,11 @@ OpFoldResult mo::foldBinaryElementwise(Operation *op, Attribute lhs,
                                        Attribute rhs) {
   Value x = op->getOperand(0), y = op->getOperand(1);
   Type resultType = op->getResult(0).getType();
+  // Only the ops numpy defines on booleans fold on them (see below).
+  bool isBool =
+      cast<mo::TensorType>(x.getType()).getElementType().isInteger(1);
+  if (isBool && !isa<AddOp, MulOp, MaxOp, MinOp>(op))
+    return {};
 
   // max(x, x) == min(x, x) == x.
   if (isa<MaxOp, MinOp>(op) && x == y)
@@ -129,6 +134,12 @@ OpFoldResult mo::foldBinaryElementwise(Operation *op, Attribute lhs,
           .Default([](Operation *) { return ScalarFn{}; });
   if (!fn.f)
     return {};
+  // Booleans follow numpy (as the lowering does): + and max are `or`,
+  // * and min are `and`.
+  if (isBool)
+    fn.i = isa<AddOp, MaxOp>(op)
+               ? +[](APInt a, APInt b, bool) -> std::optional<APInt> { return a | b; }
+               : +[](APInt a, APInt b, bool) -> std::optional<APInt> { return a & b; };
 
   int64_t n = valueType.getNumElements();
   auto at = [](DenseElementsAttr a, int64_t k) { return a.isSplat() ? 0 : k; };

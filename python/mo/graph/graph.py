@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from mo import _context
+from mo import _context, _operators
 from mo.dtype import DType
 from mo.graph.dim import AlgebraicDim, Dim, Shape, StaticDim, SymbolicDim
 from mo.graph.type import BufferType, DeviceRef, TensorType
@@ -165,67 +165,13 @@ class TensorValue(Value):
 
     __slots__ = ()
 
-    def _op(self, name: str, *args: Any) -> TensorValue:
+    # Operators: see the install() call after the class.
+
+    @staticmethod
+    def _op(name: str, *args: Any) -> TensorValue:
         from mo.graph import ops
 
         return getattr(ops, name)(*args)
-
-    def __add__(self, o):
-        return self._op("add", self, o)
-
-    def __radd__(self, o):
-        return self._op("add", o, self)
-
-    def __sub__(self, o):
-        return self._op("sub", self, o)
-
-    def __rsub__(self, o):
-        return self._op("sub", o, self)
-
-    def __mul__(self, o):
-        return self._op("mul", self, o)
-
-    def __rmul__(self, o):
-        return self._op("mul", o, self)
-
-    def __truediv__(self, o):
-        return self._op("div", self, o)
-
-    def __rtruediv__(self, o):
-        return self._op("div", o, self)
-
-    def __floordiv__(self, o):
-        return self._op("floordiv", self, o)
-
-    def __mod__(self, o):
-        return self._op("mod", self, o)
-
-    def __pow__(self, o):
-        return self._op("pow", self, o)
-
-    def __lt__(self, o):
-        return self._op("less", self, o)
-
-    def __le__(self, o):
-        return self._op("less_equal", self, o)
-
-    def __gt__(self, o):
-        return self._op("greater", self, o)
-
-    def __ge__(self, o):
-        return self._op("greater_equal", self, o)
-
-    def __matmul__(self, o):
-        return self._op("matmul", self, o)
-
-    def __rmatmul__(self, o):
-        return self._op("matmul", o, self)
-
-    def __neg__(self):
-        return self._op("negative", self)
-
-    def __abs__(self):
-        return self._op("abs", self)
 
     def __getitem__(self, index: Any) -> TensorValue:
         return self._op("slice_tensor", self, index)
@@ -235,6 +181,9 @@ class TensorValue(Value):
 
     def cast(self, dtype: DType) -> TensorValue:
         return self._op("cast", self, dtype)
+
+
+_operators.install(TensorValue, TensorValue._op)
 
 
 class BufferValue(Value):

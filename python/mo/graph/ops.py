@@ -96,10 +96,12 @@ def build(name: str, inputs: Sequence[Any], graph: Graph, create: Callable[[], A
             if verify:
                 op.verify()
         except ir.MLIRError as e:
-            if verify and "op" in locals():
-                op.erase()
+            if "op" in locals():  # built but invalid: leave no trace
+                op.operation.erase()
             raise op_error(name, inputs, _clean(e)) from None
     results = [wrap(r, graph) for r in op.results]
+    if not results:
+        return None
     return results[0] if len(results) == 1 else results
 
 
@@ -136,9 +138,8 @@ def constant(value: Any, dtype: DType | None = None, device: DeviceRef | None = 
     if dtype is None:
         dtype = DType.from_numpy(array.dtype)
     device = device or DeviceRef.CPU()
-    if dtype is DType.bfloat16:
-        bits = np.asarray(array, dtype=np.float32).view(np.uint32) >> 16
-        array = np.array(bits.astype(np.uint16), order="C")
+    if dtype is DType.bfloat16:  # the raw bits, rounded to nearest even
+        array = np.array(array.astype(dtype.to_numpy()).view(np.uint16), order="C")
     else:
         # np.array, not np.ascontiguousarray: the latter makes 0-d arrays 1-d.
         array = np.array(array, dtype=dtype.to_numpy(), order="C")
@@ -222,7 +223,8 @@ def _binary_operands(name: str, a: Any, b: Any) -> tuple[TensorValue, TensorValu
 
 
 def _is_tensorish(x: Any) -> bool:
-    return isinstance(x, Value) or hasattr(x, "_graph_value")
+    # numpy arrays are tensors (embedded as constants), numpy scalars are scalars.
+    return isinstance(x, (Value, np.ndarray)) or hasattr(x, "_graph_value")
 
 
 def cast(x: TensorValue, dtype: DType) -> TensorValue:
@@ -301,6 +303,8 @@ def matmul(lhs: Any, rhs: Any) -> TensorValue:
     a, b = _binary_operands("matmul", lhs, rhs)
     if a.rank < 2 or b.rank < 2:
         raise op_error("matmul", [a, b], "matmul operands must have rank >= 2")
+    if a.dtype is DType.bool:
+        raise op_error("matmul", [a, b], "matmul is not defined for bool tensors (cast first)")
     return build("matmul", [a, b], a.graph, lambda: _mo().MatmulOp(a._value, b._value))
 
 
@@ -321,6 +325,15 @@ def _product(dims: Iterable[Dim]) -> Dim:
     for d in dims:
         total = total * d
     return total
+
+
+def _check_bound(graph: Graph, dims: Iterable[Dim], name: str, inputs: list) -> None:
+    """Symbolic dims of a new shape must be sizes the graph's arguments give."""
+    known = {s for t in graph.input_types for d in t.shape for s in d.symbols}
+    unknown = sorted({s for d in dims for s in d.symbols} - known)
+    if unknown:
+        raise op_error(name, inputs, f"symbolic dim '{unknown[0]}' is not the size of any "
+                                     f"argument dim (known: {', '.join(sorted(known)) or 'none'})")
 
 
 def reshape(x: Any, shape: Iterable[Any]) -> TensorValue:
@@ -366,6 +379,7 @@ def reshape(x: Any, shape: Iterable[Any]) -> TensorValue:
         x.graph._root().shape_checks.append(
             (f"reshape at {filename}:{line}: {x.shape} -> {Shape(dims)}",
              _product(x.shape), _product(dims)))
+    _check_bound(x.graph, dims, "reshape", [x, list(shape)])
     out = TensorType(x.dtype, dims, x.device)
     return build("reshape", [x, list(shape)], x.graph,
                  lambda: _mo().ReshapeOp(mlir_type(out), x._value), verify=True)
@@ -388,18 +402,21 @@ def _window(buffer: Value, index: Any) -> tuple[list[int], list[int], list[Dim]]
     buffer; None for the whole."""
     if index is None or index is Ellipsis or index == ():
         return None
-    if not isinstance(index, tuple):
-        index = (index,)
-    if len(index) > buffer.rank:
-        raise IndexError(f"too many indices for rank {buffer.rank}")
+    index = _expand_index(index, buffer.rank)
     starts, steps, sizes = [], [], []
     for axis in range(buffer.rank):
         item = index[axis] if axis < len(index) else slice(None)
         dim = buffer.shape[axis]
         if isinstance(item, numbers.Integral):
-            item = slice(int(item), int(item) + 1 if int(item) != -1 else None)
-            if not isinstance(dim, StaticDim) and item.start < 0:
+            i = int(item)
+            if isinstance(dim, StaticDim):
+                if not -dim.value <= i < dim.value:
+                    raise IndexError(f"index {i} is out of bounds for axis {axis} with size "
+                                     f"{dim.value}")
+                i %= dim.value
+            elif i < 0:
                 raise IndexError("negative indices need a static dim")
+            item = slice(i, i + 1)
         if not isinstance(item, slice):
             raise TypeError(f"indices must be ints and slices, got {type(item).__name__}")
         if isinstance(dim, StaticDim):
@@ -447,14 +464,7 @@ def buffer_store(buffer: BufferValue, value: Any, index: Any = None) -> None:
         steps = ir.DenseI64ArrayAttr.get(window[1]) if window else None
         return _mo().MutableStoreOp(v._value, buffer._value, starts=starts, steps=steps)
 
-    from mo._mlir import ir as _ir  # noqa: F401
-
-    with _context.context(), location(), buffer.graph.insertion_point():
-        try:
-            op = create()
-            op.verify()
-        except ir.MLIRError as e:
-            raise op_error("buffer_store", [buffer, v], _clean(e)) from None
+    build("buffer_store", [buffer, v], buffer.graph, create, verify=True)
 
 
 def broadcast_to(x: Any, shape: Sequence[Any]) -> TensorValue:
@@ -463,6 +473,7 @@ def broadcast_to(x: Any, shape: Sequence[Any]) -> TensorValue:
     dims = [Dim(d) for d in shape]
     if list(x.shape) == dims:
         return x
+    _check_bound(x.graph, dims, "broadcast_to", [x, dims])
     out = TensorType(x.dtype, dims, x.device)
     return build("broadcast_to", [x, dims], x.graph,
                  lambda: _mo().BroadcastToOp(mlir_type(out), x._value), verify=True)
@@ -527,7 +538,7 @@ def qmatmul(encoding: Any, lhs: Any, rhs: Any) -> TensorValue:
     lhs, rhs = as_tensor_value(lhs), as_tensor_value(rhs)
     _graph_of(lhs, rhs)
     _, attr = _gguf_encoding_attr(encoding)
-    if lhs.rank < 2 or rhs.rank < 1:
+    if lhs.rank < 2 or rhs.rank != 2:
         raise op_error("qmatmul", [lhs, rhs], "lhs must have rank >= 2 and rhs rank 2")
     out = TensorType(DType.float32, [*list(lhs.shape)[:-1], rhs.shape[0]], lhs.device)
     return build("qmatmul", [lhs, rhs], lhs.graph,
@@ -577,6 +588,25 @@ def transpose(x: Any, axis_1: int, axis_2: int) -> TensorValue:
     return permute(x, perm)
 
 
+def _expand_index(index: Any, rank: int) -> tuple:
+    """``index`` as one int or slice per dim (an ``...`` expanded)."""
+    items = index if isinstance(index, tuple) else (index,)
+    for item in items:
+        if item is None:
+            raise IndexError("None (np.newaxis) in an index is not supported: reshape instead")
+        if isinstance(item, (bool, np.bool_)):
+            raise IndexError("boolean indices are not supported: use integers and slices")
+    if sum(item is Ellipsis for item in items) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        fill = rank - (len(items) - 1)
+        items = items[:at] + (slice(None),) * builtins.max(fill, 0) + items[at + 1:]
+    if len(items) > rank:
+        raise IndexError(f"too many indices for rank {rank}: {len(items)}")
+    return items
+
+
 def slice_tensor(x: Any, index: Any) -> TensorValue:
     """``x[index]`` for basic indices: ints (which drop their dim) and slices
     with positive steps; a symbolic dim can only be taken whole (``:``)."""
@@ -584,6 +614,7 @@ def slice_tensor(x: Any, index: Any) -> TensorValue:
 
     x = as_tensor_value(x)
     try:
+        _expand_index(index, x.rank)  # rejects None, bools, extra indices
         window = _window(x, index)
     except (IndexError, TypeError) as e:
         raise type(e)(f"slice: {e}") from None
@@ -594,7 +625,7 @@ def slice_tensor(x: Any, index: Any) -> TensorValue:
     y = build("slice", [x, index], x.graph,
               lambda: _mo().SliceOp(mlir_type(out), x._value, ir.DenseI64ArrayAttr.get(starts),
                                     ir.DenseI64ArrayAttr.get(steps)), verify=True)
-    items = index if isinstance(index, tuple) else (index,)
+    items = _expand_index(index, x.rank)
     dropped = {axis for axis, item in enumerate(items) if isinstance(item, numbers.Integral)}
     if dropped:
         y = reshape(y, [d for axis, d in enumerate(sizes) if axis not in dropped])

@@ -141,14 +141,64 @@ Value safeIntDiv(OpBuilder &b, Location loc, Value x, Value y,
   return arith::SelectOp::create(b, loc, isZero, zero, q);
 }
 
+/// log(1 + x) without cancellation for small x: with u = 1 + x,
+/// log(u) * x / (u - 1) is exact to rounding (u == 1 gives x; u == inf, inf).
+Value log1p(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value one = scalarConstant(b, loc, t, 1.0);
+  Value u = arith::AddFOp::create(b, loc, one, x);
+  Value ratio = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, math::LogOp::create(b, loc, u), x),
+      arith::SubFOp::create(b, loc, u, one));
+  Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value inf = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(t, APFloat::getInf(cast<FloatType>(t).getFloatSemantics())));
+  Value isInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, inf);
+  Value r = arith::SelectOp::create(b, loc, isInf, u, ratio);
+  return arith::SelectOp::create(b, loc, isOne, x, r);
+}
+
+/// numpy's float divmod (npy_divmod): (floor division, remainder with the
+/// divisor's sign), exact where floor(x / y) would round wrongly.
+std::pair<Value, Value> floatDivmod(OpBuilder &b, Location loc, Value x,
+                                    Value y) {
+  using P = arith::CmpFPredicate;
+  Type t = x.getType();
+  Value zero = scalarConstant(b, loc, t, 0.0), one = scalarConstant(b, loc, t, 1.0);
+  Value half = scalarConstant(b, loc, t, 0.5);
+  Value mod = arith::RemFOp::create(b, loc, x, y);
+  Value div = arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, x, mod), y);
+  Value modNonZero = arith::CmpFOp::create(b, loc, P::UNE, mod, zero);
+  Value signsDiffer = arith::XOrIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, P::OLT, y, zero),
+      arith::CmpFOp::create(b, loc, P::OLT, mod, zero));
+  Value fix = arith::AndIOp::create(b, loc, modNonZero, signsDiffer);
+  mod = arith::SelectOp::create(b, loc, fix, arith::AddFOp::create(b, loc, mod, y), mod);
+  div = arith::SelectOp::create(b, loc, fix, arith::SubFOp::create(b, loc, div, one), div);
+  mod = arith::SelectOp::create(b, loc, modNonZero, mod,
+                                math::CopySignOp::create(b, loc, zero, y));
+  Value floored = math::FloorOp::create(b, loc, div);
+  Value roundUp = arith::CmpFOp::create(
+      b, loc, P::OGT, arith::SubFOp::create(b, loc, div, floored), half);
+  floored = arith::SelectOp::create(
+      b, loc, roundUp, arith::AddFOp::create(b, loc, floored, one), floored);
+  Value quotient = arith::DivFOp::create(b, loc, x, y);
+  Value divZero = arith::CmpFOp::create(b, loc, P::OEQ, div, zero);
+  floored = arith::SelectOp::create(b, loc, divZero,
+                                    math::CopySignOp::create(b, loc, zero, quotient),
+                                    floored);
+  // x // 0 is x / 0 (inf or nan), as numpy gives.
+  Value yZero = arith::CmpFOp::create(b, loc, P::OEQ, y, zero);
+  floored = arith::SelectOp::create(b, loc, yZero, quotient, floored);
+  return {floored, mod};
+}
+
 /// Python's `%`: the remainder has the divisor's sign; x % 0 is 0 for
 /// integers (numpy) and NaN for floats.
 Value pyMod(OpBuilder &b, Location loc, Value x, Value y, bool isFloat,
             bool isUnsigned) {
-  if (isFloat) {
-    Value q = math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
-    return arith::SubFOp::create(b, loc, x, arith::MulFOp::create(b, loc, q, y));
-  }
+  if (isFloat)
+    return floatDivmod(b, loc, x, y).second;
   Type t = x.getType();
   Value zero = scalarConstant(b, loc, t, 0), one = scalarConstant(b, loc, t, 1);
   Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
@@ -234,15 +284,25 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       })
       .Case([&](FloorDivOp) -> F {
         if (isFloat)
-          return Value(
-              math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, x, y)));
+          return floatDivmod(b, loc, x, y).first;
         return safeIntDiv(b, loc, x, y, isUnsigned);
       })
       .Case([&](ModOp) -> F { return pyMod(b, loc, x, y, isFloat, isUnsigned); })
       .Case([&](PowOp) -> F {
         if (isFloat)
           return Value(math::PowFOp::create(b, loc, x, y));
-        return Value(math::IPowIOp::create(b, loc, x, y));
+        if (!isUnsigned)
+          return Value(math::IPowIOp::create(b, loc, x, y));
+        // ipowi is signed: widen unsigned operands so large exponents stay
+        // positive; the wrapped result is the same modulo 2^width.
+        Type wide = b.getI64Type();
+        Type narrowType = x.getType();
+        if (narrowType == wide)
+          return Value(math::IPowIOp::create(b, loc, x, y));
+        Value p = math::IPowIOp::create(b, loc,
+                                        arith::ExtUIOp::create(b, loc, wide, x),
+                                        arith::ExtUIOp::create(b, loc, wide, y));
+        return Value(arith::TruncIOp::create(b, loc, narrowType, p));
       })
       .Case([&](MaxOp) -> F {
         if (isFloat)
@@ -279,7 +339,7 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       .Case([&](ExpOp) -> F { return Value(math::ExpOp::create(b, loc, x)); })
       .Case([&](FloorOp) -> F { return Value(math::FloorOp::create(b, loc, x)); })
       .Case([&](LogOp) -> F { return Value(math::LogOp::create(b, loc, x)); })
-      .Case([&](Log1pOp) -> F { return Value(math::Log1pOp::create(b, loc, x)); })
+      .Case([&](Log1pOp) -> F { return log1p(b, loc, x); })
       .Case([&](RoundOp) -> F {
         return Value(math::RoundEvenOp::create(b, loc, x));
       })
@@ -303,24 +363,68 @@ FailureOr<Value> buildScalar(Operation *op, OpBuilder &b, Location loc,
       });
 }
 
-/// `out += lhs * rhs` over the loops the maps and iterators describe.
+/// `out += lhs * rhs` over the loops the maps and iterators describe. Inputs
+/// narrower than the accumulator (f16/bf16 into f32) are extended first.
 Value contraction(OpBuilder &b, Location loc, Type resultType, Value lhs,
                   Value rhs, Value init, ArrayRef<AffineMap> maps,
                   ArrayRef<utils::IteratorType> iterators) {
-  bool isFloat = isa<FloatType>(cast<ShapedType>(resultType).getElementType());
+  Type acc = cast<ShapedType>(resultType).getElementType();
+  bool isFloat = isa<FloatType>(acc);
   return linalg::GenericOp::create(
              b, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
              ValueRange{init}, maps, iterators,
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value p =
-                   isFloat ? Value(arith::MulFOp::create(nb, l, args[0], args[1]))
-                           : Value(arith::MulIOp::create(nb, l, args[0], args[1]));
+               Value x = args[0], y = args[1];
+               if (x.getType() != acc) {
+                 x = arith::ExtFOp::create(nb, l, acc, x);
+                 y = arith::ExtFOp::create(nb, l, acc, y);
+               }
+               Value p = isFloat ? Value(arith::MulFOp::create(nb, l, x, y))
+                                 : Value(arith::MulIOp::create(nb, l, x, y));
                Value s = isFloat
                              ? Value(arith::AddFOp::create(nb, l, args[2], p))
                              : Value(arith::AddIOp::create(nb, l, args[2], p));
                linalg::YieldOp::create(nb, l, s);
              })
       .getResult(0);
+}
+
+/// `source` with its elements truncated to `element` (f32 -> f16/bf16).
+Value truncateElements(OpBuilder &b, Location loc, Value source, Type element) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes.push_back(tensor::DimOp::create(b, loc, source, i));
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element, sizes);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{source},
+             ValueRange{init}, {id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, l, Value(arith::TruncFOp::create(nb, l, element, args[0])));
+             })
+      .getResult(0);
+}
+
+/// The (offsets, sizes, strides) of a strided window whose shape is `dims`;
+/// non-static sizes are read from `sizeSource`.
+void windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
+                  ArrayRef<int64_t> steps, ArrayRef<Attribute> dims,
+                  Value sizeSource, SmallVectorImpl<OpFoldResult> &offsets,
+                  SmallVectorImpl<OpFoldResult> &sizes,
+                  SmallVectorImpl<OpFoldResult> &strides) {
+  for (auto [i, start, step, dim] : llvm::enumerate(starts, steps, dims)) {
+    offsets.push_back(b.getIndexAttr(start));
+    strides.push_back(b.getIndexAttr(step));
+    if (isStaticDim(dim))
+      sizes.push_back(b.getIndexAttr(getStaticDimSize(dim)));
+    else
+      sizes.push_back(tensor::getMixedSize(b, loc, sizeSource, i));
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -558,8 +662,8 @@ private:
                                   ArrayRef<std::pair<Value, int64_t>> hints) {
     if (isStaticDim(dim))
       return Value(arith::ConstantIndexOp::create(b, loc, getStaticDimSize(dim)));
-    for (auto [value, axis] : hints)
-      return dimOf(loc, value, axis);
+    if (!hints.empty())
+      return dimOf(loc, hints.front().first, hints.front().second);
     if (auto name = dyn_cast<StringAttr>(dim)) {
       if (Value v = symbolSizes.lookup(name))
         return v;
@@ -593,10 +697,12 @@ private:
     return tensor::DimOp::create(b, loc, value, axis);
   }
 
-  /// tensor.empty of the converted `type`, sized from `hints` per result dim.
+  /// tensor.empty of the converted `type` (or of `element`), sized from
+  /// `hints` per result dim.
   FailureOr<Value>
   emptyTensor(Location loc, mo::TensorType type,
-              ArrayRef<SmallVector<std::pair<Value, int64_t>>> hints) {
+              ArrayRef<SmallVector<std::pair<Value, int64_t>>> hints,
+              Type element = {}) {
     SmallVector<Value> dynamic;
     for (auto [i, dim] : llvm::enumerate(type.getDims())) {
       if (isStaticDim(dim))
@@ -608,7 +714,7 @@ private:
     }
     return Value(tensor::EmptyOp::create(
         b, loc, type.getStaticShape(),
-        convertElementType(type.getElementType()), dynamic));
+        element ? element : convertElementType(type.getElementType()), dynamic));
   }
 
   //===--- Ops ----------------------------------------------------------===//
@@ -700,15 +806,18 @@ private:
                n = b.getAffineDimExpr(batch + 2);
     AffineMap lhsMap = operandMap(lhsType, lhs, m, k);
     AffineMap rhsMap = operandMap(rhsType, rhs, k, n);
-    FailureOr<Value> empty = emptyTensor(loc, resultType, hints);
+    // f16/bf16 products accumulate in f32, as numpy and torch do.
+    Type element = convertElementType(resultType.getElementType());
+    bool narrow = isa<Float16Type, BFloat16Type>(element);
+    Type accElement = narrow ? b.getF32Type() : element;
+    FailureOr<Value> empty = emptyTensor(loc, resultType, hints, accElement);
     if (failed(empty))
       return failure();
-    Type element = convertElementType(resultType.getElementType());
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accElement));
     Value init =
         linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{*empty})
             .getResult(0);
-    Type resultTensor = convertType(resultType);
+    Type resultTensor = empty->getType();
     SmallVector<AffineExpr> outExprs;
     for (int64_t i = 0; i < batch; ++i)
       outExprs.push_back(b.getAffineDimExpr(i));
@@ -716,11 +825,11 @@ private:
     SmallVector<utils::IteratorType> iterators(rank + 1,
                                                utils::IteratorType::parallel);
     iterators[batch + 1] = utils::IteratorType::reduction;
-    mapping.map(op, contraction(b, loc, resultTensor, lhs, rhs, init,
-                                {lhsMap, rhsMap,
-                                 AffineMap::get(rank + 1, 0, outExprs,
-                                                b.getContext())},
-                                iterators));
+    Value product = contraction(
+        b, loc, resultTensor, lhs, rhs, init,
+        {lhsMap, rhsMap, AffineMap::get(rank + 1, 0, outExprs, b.getContext())},
+        iterators);
+    mapping.map(op, narrow ? truncateElements(b, loc, product, element) : product);
     return success();
   }
 
@@ -867,16 +976,8 @@ private:
     if (std::optional<ArrayRef<int64_t>> starts = op.getStarts()) {
       auto valueType = cast<mo::TensorType>(op.getValue().getType());
       SmallVector<OpFoldResult> offsets, sizes, strides;
-      for (auto [i, start, step] : llvm::enumerate(*starts, *op.getSteps())) {
-        offsets.push_back(b.getIndexAttr(start));
-        strides.push_back(b.getIndexAttr(step));
-        Attribute dim = valueType.getDims()[i];
-        if (isStaticDim(dim)) {
-          sizes.push_back(b.getIndexAttr(getStaticDimSize(dim)));
-          continue;
-        }
-        sizes.push_back(dimOf(loc, value, i));
-      }
+      windowSlices(b, loc, *starts, *op.getSteps(), valueType.getDims(), value,
+                   offsets, sizes, strides);
       dest = memref::SubViewOp::create(b, loc, dest, offsets, sizes, strides);
     }
     bufferization::MaterializeInDestinationOp::create(
@@ -885,7 +986,7 @@ private:
     return success();
   }
 
-  LogicalResult lowerOp(Operation *op, func::FuncOp func) {
+  LogicalResult lowerOp(Operation *op) {
     Location loc = op->getLoc();
     return TypeSwitch<Operation *, LogicalResult>(op)
         .Case([&](ConstantOp c) -> LogicalResult {
@@ -931,15 +1032,8 @@ private:
           auto type = cast<mo::TensorType>(sl.getType());
           Value input = mapping.lookup(sl.getInput());
           SmallVector<OpFoldResult> offsets, sizes, strides;
-          for (auto [i, start, step, dim] : llvm::enumerate(
-                   sl.getStarts(), sl.getSteps(), type.getDims())) {
-            offsets.push_back(b.getIndexAttr(start));
-            strides.push_back(b.getIndexAttr(step));
-            if (isStaticDim(dim))
-              sizes.push_back(b.getIndexAttr(getStaticDimSize(dim)));
-            else
-              sizes.push_back(dimOf(loc, input, i));
-          }
+          windowSlices(b, loc, sl.getStarts(), sl.getSteps(), type.getDims(),
+                       input, offsets, sizes, strides);
           mapping.map(sl, tensor::ExtractSliceOp::create(
                               b, loc, cast<RankedTensorType>(convertType(type)),
                               input, offsets, sizes, strides)
@@ -1046,7 +1140,7 @@ private:
       weightArgs[w.name] = entry->getArgument(numArgs + i);
 
     for (Operation &op : body.without_terminator())
-      if (failed(lowerOp(&op, func)))
+      if (failed(lowerOp(&op)))
         return failure();
 
     auto output = cast<OutputOp>(body.getTerminator());

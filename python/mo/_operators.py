@@ -1,0 +1,40 @@
+"""Python operators of tensors, defined once for ``Tensor`` and ``TensorValue``.
+
+Each operator is the op of the same meaning in ``mo.graph.ops`` (comparisons
+are elementwise and give bool tensors, as in numpy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_BINARY = {
+    "add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "floordiv": "floordiv",
+    "mod": "mod", "pow": "pow", "matmul": "matmul",
+}
+_COMPARE = {
+    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+    "ge": "greater_equal",
+}
+_UNARY = {"neg": "negative", "abs": "abs"}
+
+
+def install(cls: type, apply: Callable[..., Any]) -> None:
+    """Defines the operators of ``cls`` as ``apply(op_name, *operands)``."""
+
+    def binary(op: str, reflected: bool) -> Callable[[Any, Any], Any]:
+        if reflected:
+            return lambda self, other: apply(op, other, self)
+        return lambda self, other: apply(op, self, other)
+
+    for name, op in _BINARY.items():
+        setattr(cls, f"__{name}__", binary(op, False))
+        setattr(cls, f"__r{name}__", binary(op, True))
+    for name, op in _COMPARE.items():
+        setattr(cls, f"__{name}__", binary(op, False))
+    for name, op in _UNARY.items():
+        setattr(cls, f"__{name}__", lambda self, _op=op: apply(_op, self))
+    # Defining __eq__ removes hashing: keep identity hashing (numpy arrays,
+    # whose == is elementwise too, are unhashable; tensors stay usable as keys).
+    cls.__hash__ = object.__hash__

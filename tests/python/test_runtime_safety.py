@@ -1,0 +1,148 @@
+"""Calling compiled code safely: threads, raw calls, aliasing, numerics edge cases."""
+
+import threading
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from mo import compilation
+from mo import functional as F
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import BufferLayout, TensorLayout
+from mo.tensor import Tensor
+
+
+def tl(shape, dtype=DType.float32):
+    return TensorLayout(dtype, shape, CPU())
+
+
+def test_concurrent_calls_do_not_share_descriptors():
+    run = compilation.compile(lambda x: x * 2.0 + 1.0)(tl(["n"]))
+    bad = []
+
+    def worker(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(100):
+            n = int(rng.integers(1, 50000))
+            if not (run(np.full(n, seed, np.float32)).to_numpy() == 2 * seed + 1).all():
+                bad.append(seed)
+                return
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert bad == []
+
+
+def test_execute_raw_checks_what_memory_safety_needs():
+    run = compilation.compile(lambda x, y: x + y)(tl([4]), tl([4]))
+    run(np.ones(4, np.float32), np.full(4, 7, np.float32))
+    with pytest.raises(ValueError, match="execute_raw: expected 2 buffers, got 1"):
+        run.execute_raw(np.zeros(4, np.float32))
+    with pytest.raises(ValueError, match="argument 1: expected float32 of rank 1, got float64"):
+        run.execute_raw(np.zeros(4, np.float32), np.zeros(4))
+    strided = compilation.compile(lambda x: x + 0.0)(tl([2, 2]))
+    view = np.arange(16, dtype=np.float32).reshape(4, 4)[::2, ::2]
+    assert strided.execute_raw(view)[0].to_numpy().tolist() == [[0, 2], [8, 10]]
+
+
+def test_buffer_aliasing_another_argument_is_rejected():
+    def f(buf, x):
+        buf[...] = x * 0.0 + 5.0
+        return x + 1.0
+
+    run = compilation.compile(f)(BufferLayout(DType.float32, [4], CPU()), tl([4]))
+    a = np.arange(4, dtype=np.float32)
+    with pytest.raises(ValueError, match="argument 0 is a buffer that shares memory with "
+                                         "argument 1"):
+        run(a, a)
+    b = np.zeros(4, np.float32)
+    assert run(b, a).to_numpy().tolist() == [1, 2, 3, 4] and b.tolist() == [5] * 4
+
+
+def test_unsupported_argument_dtype_names_the_argument():
+    run = compilation.compile(lambda x: x + 1.0)(tl([2]))
+    with pytest.raises(ValueError, match="argument 0: expected float32 shape \\[2\\]"):
+        run(np.zeros(2, np.complex64))
+
+
+def test_half_precision_matmul_accumulates_in_float32():
+    run = compilation.compile(lambda a, b: a @ b)(tl([1, 4096], DType.float16),
+                                                  tl([4096, 1], DType.float16))
+    out = run(np.ones((1, 4096), np.float16), np.ones((4096, 1), np.float16)).to_numpy()
+    assert out.dtype == np.float16 and out.item() == 4096.0  # 2048 with an f16 accumulator
+
+
+def test_bool_matmul_is_rejected():
+    with pytest.raises(ValueError, match="matmul is not defined for bool tensors"):
+        compilation.stage(lambda a, b: a @ b)(tl([2, 2], DType.bool), tl([2, 2], DType.bool))
+
+
+def test_log1p_keeps_small_values():
+    run = compilation.compile(F.log1p)(tl([4]))
+    x = np.array([1e-10, -2e-8, np.inf, 0.5], np.float32)
+    np.testing.assert_allclose(run(x).to_numpy(), np.log1p(x), rtol=1e-6)
+
+
+def test_float_floordiv_and_mod_follow_numpy():
+    a = np.array([1.0, 5.0, -7.5, 3.0, -0.0, 7.0])
+    b = np.array([0.1, np.inf, 2.0, 0.0, 3.0, -2.0])
+    run = compilation.compile(lambda x, y: (x // y, x % y))(tl([6], DType.float64),
+                                                            tl([6], DType.float64))
+    q, r = run(a, b)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(q.to_numpy(), np.floor_divide(a, b))
+        np.testing.assert_array_equal(r.to_numpy(), np.mod(a, b))
+        assert np.signbit(q.to_numpy()[4]) == np.signbit(np.floor_divide(a, b)[4])
+
+
+def test_unsigned_power_wraps_like_numpy():
+    run = compilation.compile(lambda x, y: x ** y)(tl([2], DType.uint8), tl([2], DType.uint8))
+    x, y = np.array([3, 2], np.uint8), np.array([200, 9], np.uint8)
+    assert run(x, y).to_numpy().tolist() == (x ** y).tolist()
+
+
+def test_bfloat16_constants_round_to_nearest_even():
+    run = compilation.compile(lambda x: x * 0.1)(tl([1], DType.bfloat16))
+    got = run(np.ones(1, ml_dtypes.bfloat16)).to_numpy()
+    assert got.tolist() == (np.ones(1, ml_dtypes.bfloat16) * ml_dtypes.bfloat16(0.1)).tolist()
+
+
+def test_indexing_edge_cases():
+    x = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    assert x[..., 0].to_numpy().tolist() == [0, 4, 8]
+    assert x[-1, 1:].to_numpy().tolist() == [9, 10, 11]
+    with pytest.raises(IndexError, match="None \\(np.newaxis\\)"):
+        x[None]
+    with pytest.raises(IndexError, match="boolean indices"):
+        x[True]
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 3"):
+        x[5]
+    with pytest.raises(IndexError, match="too many indices"):
+        x[0, 0, 0]
+
+
+def test_numpy_arrays_combine_with_tensors_either_way():
+    t, a = Tensor(np.ones(2, np.float32)), np.full(2, 2, np.float32)
+    assert (t + a).to_numpy().tolist() == [3, 3]
+    result = a * t
+    assert isinstance(result, Tensor) and result.to_numpy().tolist() == [2, 2]
+
+
+def test_graph_values_compare_elementwise():
+    def f(x):
+        return F.cast(x == 0, DType.int32) + (2 // x)
+
+    run = compilation.compile(f)(tl([3], DType.int32))
+    out = run(np.array([0, 1, 2], np.int32)).to_numpy()
+    assert out.tolist() == [1, 2, 1]  # 2 // 0 == 0, as numpy
+
+
+def test_new_symbolic_dims_must_come_from_arguments():
+    with pytest.raises(ValueError, match="symbolic dim 'm' is not the size of any argument "
+                                         "dim \\(known: n\\)"):
+        compilation.stage(lambda x: x.reshape(["m"]))(tl(["n"]))
