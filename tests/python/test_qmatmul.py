@@ -147,7 +147,7 @@ def test_quantize_op_embeds_constant_and_rejects_graph_values():
     np.testing.assert_allclose(run(x).to_numpy(), x @ dequantize(Q.Q4_0, quantize(Q.Q4_0, w)).T,
                                rtol=RTOL, atol=1e-4)
     with Graph("g", [TensorType(DType.float32, [4, 64], CPU_REF)]) as g:
-        quantized = ops.quantize(Q.Q4_0, w)
+        quantized = g.quantize(Q.Q4_0, w)
         assert quantized.dtype is DType.uint8 and [d.value for d in quantized.shape] == [4, 36]
         with pytest.raises(NotImplementedError, match="quantize the weights ahead of time"):
             ops.quantize(Q.Q4_0, g.inputs[0])

@@ -319,6 +319,14 @@ class Graph:
         self.outputs = vals
         self._finished = True
 
+    def quantize(self, encoding: Any, array: Any) -> TensorValue:
+        """A quantized constant in this graph: ``array`` quantized with the
+        numpy reference quantizer (see ``mo.graph.ops.quantize``)."""
+        from mo.graph import ops
+
+        with self:
+            return ops.quantize(encoding, array)
+
     def verify(self) -> None:
         """Runs the MLIR verifier on the module (``ValueError`` on failure)."""
         from mo._mlir import ir
