@@ -22,6 +22,8 @@ static const char kCpuCodegen[] =
     "eliminate-empty-tensors,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
+    // In-place slice updates leave self-copies of equal subviews: fold them.
+    "cse,canonicalize,"
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
     "func.func(convert-linalg-to-loops),"

@@ -910,6 +910,13 @@ private:
                     linalg::YieldOp::create(nb, nl, dq.at(k));
                   })
                   .getResult(0);
+          // A materialized copy: elementwise fusion must not pull the
+          // dequantization into the M-times-longer product loop.
+          w = bufferization::MaterializeInDestinationOp::create(
+                  lb, l, w,
+                  tensor::EmptyOp::create(lb, l, scratchType.getShape(),
+                                          lb.getF32Type(), ValueRange{tile}))
+                  .getResult();
           // The result columns n0..n0+tile.
           SmallVector<OpFoldResult> offsets(rank, lb.getIndexAttr(0)),
               sizes, strides(rank, lb.getIndexAttr(1));
