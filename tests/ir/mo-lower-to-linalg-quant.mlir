@@ -6,19 +6,21 @@
 // CHECK-LABEL: func.func @qmm(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<?x64xf32>, %[[W:[a-z0-9]+]]: tensor<5x36xi8>
 // CHECK-NOT: tensor<5x64xf32>
-// CHECK: scf.for %[[N0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK: scf.for %[[N0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}})
+// CHECK: %[[SLICE:.+]] = tensor.extract_slice %[[ACC]][0, %[[N0]]]
 // CHECK: tensor.empty(%{{.+}}) : tensor<64x?xf32>
 // CHECK: linalg.generic
 // CHECK: linalg.index 0
 // CHECK: linalg.index 1
 // CHECK: tensor.extract %[[W]]
 // CHECK: arith.bitcast %{{.+}} : i16 to f16
-// CHECK: tensor.extract_slice
+// CHECK: %[[TILE:.+]] = bufferization.materialize_in_destination
 // CHECK: linalg.generic
 // CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME: ins(%[[X]], %[[TILE]] : tensor<?x64xf32>, tensor<64x?xf32>) outs(%[[SLICE]] : tensor<?x?xf32>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: tensor.insert_slice
+// CHECK: tensor.insert_slice %{{.+}} into %[[ACC]][0, %[[N0]]]
 // CHECK-NOT: tensor<5x64xf32>
 mo.graph @qmm<m>(%x: !mo.tensor<[m, 64], f32>, %w: !mo.tensor<[5, 36], ui8>) -> !mo.tensor<[m, 5], f32> {
   %y = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[m, 64], f32>, !mo.tensor<[5, 36], ui8>) -> !mo.tensor<[m, 5], f32>

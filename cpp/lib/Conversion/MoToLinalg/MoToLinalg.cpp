@@ -861,6 +861,37 @@ private:
     return success();
   }
 
+  /// An scf.for over tiles of the last dim of `init` ([n0, n0 + tile), the
+  /// last tile shorter): `body` returns the new value of the tile's slice of
+  /// the accumulator, which the loop inserts back.
+  Value forEachColumnTile(
+      Location loc, Value init, Value n, int64_t tileSize,
+      function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value cTile = arith::ConstantIndexOp::create(b, loc, tileSize);
+    int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+    auto loop = scf::ForOp::create(
+        b, loc, c0, n, cTile, ValueRange{init},
+        [&](OpBuilder &lb, Location l, Value n0, ValueRange iterArgs) {
+          Value acc = iterArgs[0];
+          Value tile = arith::MinSIOp::create(
+              lb, l, arith::SubIOp::create(lb, l, n, n0), cTile);
+          SmallVector<OpFoldResult> offsets(rank, lb.getIndexAttr(0)), sizes,
+              strides(rank, lb.getIndexAttr(1));
+          offsets.back() = n0;
+          for (int64_t i = 0; i < rank - 1; ++i)
+            sizes.push_back(tensor::getMixedSize(lb, l, acc, i));
+          sizes.push_back(tile);
+          Value slice =
+              tensor::ExtractSliceOp::create(lb, l, acc, offsets, sizes, strides);
+          Value updated = body(lb, l, n0, tile, slice);
+          scf::YieldOp::create(lb, l,
+                               Value(tensor::InsertSliceOp::create(
+                                   lb, l, updated, acc, offsets, sizes, strides)));
+        });
+    return loop.getResult(0);
+  }
+
   /// A matmul over tiles of the weight: each tile of rows is dequantized
   /// into a small [K, tile] scratch (never the whole float32 matrix) and
   /// multiplied with the innermost loop running along contiguous rows.
@@ -884,14 +915,9 @@ private:
         linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{*empty})
             .getResult(0);
     Value n = tensor::DimOp::create(b, loc, rhs, 0);
-    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-    Value cTile = arith::ConstantIndexOp::create(b, loc, kTile);
-    auto loop = scf::ForOp::create(
-        b, loc, c0, n, cTile, ValueRange{init},
-        [&](OpBuilder &lb, Location l, Value n0, ValueRange iterArgs) {
-          Value acc = iterArgs[0];
-          Value left = arith::SubIOp::create(lb, l, n, n0);
-          Value tile = arith::MinSIOp::create(lb, l, left, cTile);
+    Value result = forEachColumnTile(
+        loc, init, n, kTile,
+        [&](OpBuilder &lb, Location l, Value n0, Value tile, Value slice) {
           // Scratch [K, tile]: w[k, i] = dequantize(row n0 + i, element k).
           auto scratchType =
               RankedTensorType::get({kSize, ShapedType::kDynamic}, lb.getF32Type());
@@ -917,15 +943,6 @@ private:
                   tensor::EmptyOp::create(lb, l, scratchType.getShape(),
                                           lb.getF32Type(), ValueRange{tile}))
                   .getResult();
-          // The result columns n0..n0+tile.
-          SmallVector<OpFoldResult> offsets(rank, lb.getIndexAttr(0)),
-              sizes, strides(rank, lb.getIndexAttr(1));
-          offsets.back() = n0;
-          for (int64_t i = 0; i < rank - 1; ++i)
-            sizes.push_back(tensor::getMixedSize(lb, l, acc, i));
-          sizes.push_back(tile);
-          Value slice =
-              tensor::ExtractSliceOp::create(lb, l, acc, offsets, sizes, strides);
           // slice[..., m, j] += lhs[..., m, k] * w[k, j]; loops batch, m, k, j.
           SmallVector<AffineExpr> lhsExprs, wExprs, outExprs;
           for (int64_t i = 0; i < batch; ++i) {
@@ -942,17 +959,13 @@ private:
               rank + 1, utils::IteratorType::parallel);
           iterators[batch + 1] = utils::IteratorType::reduction;
           MLIRContext *ctx = lb.getContext();
-          Value product = contraction(
-              lb, l, slice.getType(), lhs, w, slice,
-              {AffineMap::get(rank + 1, 0, lhsExprs, ctx),
-               AffineMap::get(rank + 1, 0, wExprs, ctx),
-               AffineMap::get(rank + 1, 0, outExprs, ctx)},
-              iterators);
-          Value updated = tensor::InsertSliceOp::create(lb, l, product, acc,
-                                                        offsets, sizes, strides);
-          scf::YieldOp::create(lb, l, updated);
+          return contraction(lb, l, slice.getType(), lhs, w, slice,
+                             {AffineMap::get(rank + 1, 0, lhsExprs, ctx),
+                              AffineMap::get(rank + 1, 0, wExprs, ctx),
+                              AffineMap::get(rank + 1, 0, outExprs, ctx)},
+                             iterators);
         });
-    mapping.map(op, loop.getResult(0));
+    mapping.map(op, result);
     return success();
   }
 
