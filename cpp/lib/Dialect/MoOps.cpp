@@ -266,13 +266,9 @@ LogicalResult ConstantExternalOp::verify() {
 // Elementwise binary ops
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
-                                ValueRange operands,
-                                SmallVectorImpl<Type> &inferred,
-                                bool isCompare) {
-  auto lhs = dyn_cast<mo::TensorType>(operands[0].getType());
-  auto rhs = dyn_cast<mo::TensorType>(operands[1].getType());
+/// Two tensor operands of one op: same element type, same device.
+static LogicalResult checkOperandPair(std::optional<Location> loc,
+                                      mo::TensorType lhs, mo::TensorType rhs) {
   if (!lhs || !rhs)
     return emitOptionalError(loc, "operands must be !mo.tensor values");
   if (lhs.getElementType() != rhs.getElementType())
@@ -283,6 +279,18 @@ mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
   if (lhs.getDevice() != rhs.getDevice())
     return emitOptionalError(loc, "operands are on different devices: ",
                              str(lhs), " vs ", str(rhs));
+  return success();
+}
+
+LogicalResult
+mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
+                                ValueRange operands,
+                                SmallVectorImpl<Type> &inferred,
+                                bool isCompare) {
+  auto lhs = dyn_cast<mo::TensorType>(operands[0].getType());
+  auto rhs = dyn_cast<mo::TensorType>(operands[1].getType());
+  if (failed(checkOperandPair(loc, lhs, rhs)))
+    return failure();
   auto dims = broadcastDims(lhs.getDims(), rhs.getDims(), [&] {
     return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
   });
@@ -305,20 +313,12 @@ LogicalResult MatmulOp::inferReturnTypes(
     SmallVectorImpl<Type> &inferred) {
   auto lhs = dyn_cast<mo::TensorType>(operands[0].getType());
   auto rhs = dyn_cast<mo::TensorType>(operands[1].getType());
-  if (!lhs || !rhs)
-    return emitOptionalError(loc, "operands must be !mo.tensor values");
+  if (failed(checkOperandPair(loc, lhs, rhs)))
+    return failure();
   if (lhs.getRank() < 2 || rhs.getRank() < 2)
     return emitOptionalError(loc, "matmul operands must have rank >= 2, got ",
                              formatDims(lhs.getDims()), " and ",
                              formatDims(rhs.getDims()));
-  if (lhs.getElementType() != rhs.getElementType())
-    return emitOptionalError(loc, "operands have different element types: ",
-                             lhs.getElementType(), " vs ",
-                             rhs.getElementType(),
-                             " (cast one of them explicitly)");
-  if (lhs.getDevice() != rhs.getDevice())
-    return emitOptionalError(loc, "operands are on different devices: ",
-                             str(lhs), " vs ", str(rhs));
   ArrayRef<Attribute> l = lhs.getDims(), r = rhs.getDims();
   Attribute k1 = l.back(), k0 = r[r.size() - 2];
   if (k1 != k0 && !isUnknownDim(k1) && !isUnknownDim(k0))

@@ -719,6 +719,28 @@ private:
 
   //===--- Ops ----------------------------------------------------------===//
 
+  /// Indexing exprs of an operand with `dims` broadcast numpy-style (aligned
+  /// right, static size-1 dims stretched) to the loops of `resultDims`;
+  /// records `value` as a size hint where a dim equals the result's.
+  SmallVector<AffineExpr>
+  broadcastExprs(ArrayRef<Attribute> dims, ArrayRef<Attribute> resultDims,
+                 Value value,
+                 MutableArrayRef<SmallVector<std::pair<Value, int64_t>>> hints) {
+    SmallVector<AffineExpr> exprs;
+    int64_t offset = resultDims.size() - dims.size();
+    for (auto [i, dim] : llvm::enumerate(dims)) {
+      Attribute resultDim = resultDims[i + offset];
+      if (getStaticDimSize(dim) == 1 && getStaticDimSize(resultDim) != 1) {
+        exprs.push_back(b.getAffineConstantExpr(0));
+        continue;
+      }
+      exprs.push_back(b.getAffineDimExpr(i + offset));
+      if (dim == resultDim)
+        hints[i + offset].push_back({value, static_cast<int64_t>(i)});
+    }
+    return exprs;
+  }
+
   /// linalg.generic over the result's index space; operands broadcast
   /// numpy-style (aligned right, static size-1 dims stretched).
   LogicalResult lowerElementwise(Operation *op) {
@@ -731,18 +753,8 @@ private:
     for (Value operand : op->getOperands()) {
       auto type = cast<mo::TensorType>(operand.getType());
       Value input = mapping.lookup(operand);
-      int64_t offset = rank - type.getRank();
-      SmallVector<AffineExpr> exprs;
-      for (auto [i, dim] : llvm::enumerate(type.getDims())) {
-        Attribute resultDim = resultType.getDims()[i + offset];
-        if (getStaticDimSize(dim) == 1 && getStaticDimSize(resultDim) != 1) {
-          exprs.push_back(b.getAffineConstantExpr(0));
-          continue;
-        }
-        exprs.push_back(b.getAffineDimExpr(i + offset));
-        if (dim == resultDim)
-          hints[i + offset].push_back({input, static_cast<int64_t>(i)});
-      }
+      SmallVector<AffineExpr> exprs =
+          broadcastExprs(type.getDims(), resultType.getDims(), input, hints);
       inputs.push_back(input);
       maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
     }
@@ -783,19 +795,9 @@ private:
     // Batch dims are loops 0..batch-1.
     auto operandMap = [&](mo::TensorType type, Value value, AffineExpr row,
                           AffineExpr col) {
-      SmallVector<AffineExpr> exprs;
-      int64_t offset = batch - (type.getRank() - 2);
-      for (int64_t i = 0; i < type.getRank() - 2; ++i) {
-        Attribute dim = type.getDims()[i];
-        Attribute resultDim = resultType.getDims()[i + offset];
-        if (getStaticDimSize(dim) == 1 && getStaticDimSize(resultDim) != 1) {
-          exprs.push_back(b.getAffineConstantExpr(0));
-          continue;
-        }
-        exprs.push_back(b.getAffineDimExpr(i + offset));
-        if (dim == resultDim)
-          hints[i + offset].push_back({value, i});
-      }
+      SmallVector<AffineExpr> exprs =
+          broadcastExprs(type.getDims().drop_back(2),
+                         resultType.getDims().drop_back(2), value, hints);
       exprs.push_back(row);
       exprs.push_back(col);
       return AffineMap::get(rank + 1, 0, exprs, b.getContext());
