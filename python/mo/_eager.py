@@ -29,10 +29,34 @@ def _key_part(x: Any) -> Any:
     return ("S", type(x).__name__, repr(x))
 
 
+def _scalars_as_tensors(name: str, args: tuple) -> tuple:
+    """A binary op's Python scalar operand as a 0-d tensor of the other
+    operand's dtype (checked by the scalar promotion rule), so one compiled op
+    serves every value: `x * float(i)` in a loop compiles once."""
+    from mo.dtype import promote_scalar
+    from mo.graph import ops
+    from mo.tensor import Tensor
+
+    if name not in ops._BINARY or len(args) != 2:
+        return args
+    a, b = args
+    for scalar, tensor in ((a, b), (b, a)):
+        if isinstance(tensor, Tensor) and isinstance(scalar, (int, float)) and \
+                not isinstance(scalar, bool):
+            try:
+                dtype = promote_scalar(tensor.dtype, scalar)
+            except TypeError:
+                return args  # the graph op raises the documented error
+            value = Tensor(np.array(scalar, dtype.to_numpy()))
+            return (value, b) if scalar is a else (a, value)
+    return args
+
+
 def run(name: str, args: tuple, kwargs: dict) -> Any:
     """Runs op ``name`` of ``mo.graph.ops`` on eager arguments."""
     from mo.tensor import Tensor
 
+    args = _scalars_as_tensors(name, args)
     key = (name, tuple(_key_part(a) for a in args),
            tuple(sorted((k, _key_part(v)) for k, v in kwargs.items())))
     entry = _cache.get(key)
@@ -43,7 +67,7 @@ def run(name: str, args: tuple, kwargs: dict) -> Any:
     else:
         _cache.move_to_end(key)
     exe, out_types = entry
-    inputs = [np.ascontiguousarray(a.to_numpy()) for a in args if isinstance(a, Tensor)]
+    inputs = [np.asarray(a.to_numpy(), order="C") for a in args if isinstance(a, Tensor)]
     outputs = [np.empty([d.value for d in t.shape], t.dtype.to_numpy()) for t in out_types]
     exe.run(inputs, [], outputs)
     results = [Tensor(Buffer.from_numpy(o)) for o in outputs]

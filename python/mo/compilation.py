@@ -222,7 +222,7 @@ class CompiledCallable:
                                      "C-contiguous and in native byte order (writes go to its "
                                      "memory)")
             elif not array.flags.c_contiguous or not array.dtype.isnative:
-                array = np.ascontiguousarray(array, array.dtype.newbyteorder("="))
+                array = np.asarray(array, dtype=array.dtype.newbyteorder("="), order="C")
             arrays.append(array)
         self._check_aliasing(arrays)
         return arrays, bindings
@@ -285,7 +285,7 @@ class CompiledCallable:
                 raise ValueError(f"argument {i}: expected {layout.dtype.name} of rank "
                                  f"{layout.rank}, got {array.dtype} of rank {array.ndim}")
             if not array.flags.c_contiguous:
-                array = np.ascontiguousarray(array)
+                array = np.asarray(array, order="C")
             for dim, size in zip(layout.shape, array.shape):
                 if dim.is_symbolic:
                     bindings.setdefault(dim.name, size)
@@ -391,7 +391,7 @@ def _weight_array(spec: Any, value: Any) -> np.ndarray:
     if dtype is not t.dtype or list(array.shape) != shape:
         got = f"{dtype.name if dtype else array.dtype} shape {list(array.shape)}"
         raise ValueError(f"weight '{spec.name}': expected {expected}, got {got}")
-    return np.ascontiguousarray(array, array.dtype.newbyteorder("="))
+    return np.asarray(array, dtype=array.dtype.newbyteorder("="), order="C")
 
 
 def compile(fn: Callable, *, weights: Mapping[str, Any] | None = None, name: str | None = None,

@@ -378,3 +378,18 @@ def test_eager_numbers_match_compiled():
 def test_doctests():
     assert doctest.testmod(mo.tensor).failed == 0
     assert doctest.testmod(mo.functional).failed == 0
+
+
+def test_eager_scalar_operands_share_one_compiled_op():
+    from mo import _eager
+
+    x = Tensor(np.ones(3, np.float32))
+    before = len(_eager._cache)
+    for i in range(1, 6):
+        x = x * float(i)
+    assert x.to_numpy().tolist() == [120.0] * 3
+    assert len(_eager._cache) - before <= 1  # one op, whatever the scalar
+    assert (Tensor(np.ones(2, np.float32)) * -0.0).to_numpy().tolist() == [-0.0, -0.0]
+    assert np.signbit((Tensor(np.ones(2, np.float32)) * -0.0).to_numpy()).all()
+    with pytest.raises(ValueError, match="Unsafe cast"):
+        Tensor(np.ones(2, np.int32)) * 1.5

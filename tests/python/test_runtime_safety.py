@@ -146,3 +146,11 @@ def test_new_symbolic_dims_must_come_from_arguments():
     with pytest.raises(ValueError, match="symbolic dim 'm' is not the size of any argument "
                                          "dim \\(known: n\\)"):
         compilation.stage(lambda x: x.reshape(["m"]))(tl(["n"]))
+
+
+def test_rank0_arguments_keep_rank0_on_every_path():
+    run = compilation.compile(lambda x, s: x * s)(tl([3]), tl([]))
+    x = np.ones(3, np.float32)
+    assert run(x, np.array(2.0, np.float32)).to_numpy().tolist() == [2, 2, 2]  # fast path
+    assert run(x, np.array(3.0, ">f4")).to_numpy().tolist() == [3, 3, 3]  # converted copy
+    assert run.execute_raw(x, np.array(4.0, np.float32))[0].to_numpy().tolist() == [4, 4, 4]
