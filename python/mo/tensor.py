@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from mo import _operators
-from mo.driver import CPU, Buffer, Device
+from mo.driver import Buffer, Device
 from mo.dtype import DType
 from mo.graph.dim import Shape, StaticDim
 

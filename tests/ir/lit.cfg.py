@@ -1,3 +1,4 @@
+# ruff: noqa: F821 (lit injects `config`)
 # lit configuration: IR tests run through `mo-opt` and FileCheck.
 import os
 import sys
