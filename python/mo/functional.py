@@ -66,16 +66,10 @@ def constant_external(name: str, layout: Any, is_placeholder: bool = False) -> T
     With ``is_placeholder=True`` the name is relative to the calling
     ``as_subgraph(..., prefix=...)``.
     """
-    from mo.graph.type import BufferType, TensorType
-    from mo.sharding import BufferLayout, TensorLayout
+    from mo.sharding import TensorLayout
 
-    if isinstance(layout, (BufferLayout, BufferType)):
-        raise TypeError("constant_external: a constant cannot be a buffer, so it needs a "
-                        "TensorLayout, not BufferLayout")
-    if isinstance(layout, TensorLayout):
+    if isinstance(layout, TensorLayout):  # also BufferLayout: ops rejects it
         layout = layout.to_type()
-    if not isinstance(layout, TensorType):
-        raise TypeError(f"constant_external: expected a TensorLayout, got {type(layout).__name__}")
     if _capture.current() is None:
         raise RuntimeError("constant_external names a weight of a compiled graph: call it inside "
                            "a function given to compilation.compile/stage")

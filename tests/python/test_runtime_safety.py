@@ -154,3 +154,20 @@ def test_rank0_arguments_keep_rank0_on_every_path():
     assert run(x, np.array(2.0, np.float32)).to_numpy().tolist() == [2, 2, 2]  # fast path
     assert run(x, np.array(3.0, ">f4")).to_numpy().tolist() == [3, 3, 3]  # converted copy
     assert run.execute_raw(x, np.array(4.0, np.float32))[0].to_numpy().tolist() == [4, 4, 4]
+
+
+@pytest.mark.parametrize("layout, error, message", [
+    (BufferLayout(DType.float32, [2], CPU()), TypeError,
+     "constant_external: a constant cannot be a buffer, so it needs a TensorType/TensorLayout, "
+     "not a BufferType/BufferLayout"),
+    ([2], TypeError, "constant_external: expected a TensorLayout or TensorType, got list"),
+])
+def test_constant_external_rejects_non_tensor_layouts(layout, error, message):
+    with pytest.raises(error, match=message.replace("(", "\\(").replace(")", "\\)")):
+        compilation.stage(lambda x: x + F.constant_external("w", layout))(tl([2]))
+
+
+def test_constant_external_outside_a_trace():
+    with pytest.raises(RuntimeError, match="call it inside a function given to "
+                                           "compilation.compile/stage"):
+        F.constant_external("w", tl([2]))

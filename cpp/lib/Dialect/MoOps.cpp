@@ -360,13 +360,22 @@ static std::optional<int64_t> staticSize(ArrayRef<Attribute> dims) {
   return n;
 }
 
+/// Shape ops change dims only: element type and device stay.
+static LogicalResult verifyKeepsElementAndDevice(Operation *op,
+                                                 mo::TensorType in,
+                                                 mo::TensorType out) {
+  if (in.getElementType() != out.getElementType() ||
+      in.getDevice() != out.getDevice())
+    return op->emitOpError("must keep the element type and device, got ")
+           << in << " -> " << out;
+  return success();
+}
+
 LogicalResult ReshapeOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
   auto out = cast<mo::TensorType>(getType());
-  if (in.getElementType() != out.getElementType() ||
-      in.getDevice() != out.getDevice())
-    return emitOpError("must keep the element type and device, got ")
-           << in << " -> " << out;
+  if (failed(verifyKeepsElementAndDevice(*this, in, out)))
+    return failure();
   auto a = staticSize(in.getDims()), b = staticSize(out.getDims());
   if (a && b && *a != *b)
     return emitOpError("cannot reshape ")
@@ -452,10 +461,8 @@ LogicalResult SliceOp::verify() {
 LogicalResult BroadcastToOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
   auto out = cast<mo::TensorType>(getType());
-  if (in.getElementType() != out.getElementType() ||
-      in.getDevice() != out.getDevice())
-    return emitOpError("must keep the element type and device, got ")
-           << in << " -> " << out;
+  if (failed(verifyKeepsElementAndDevice(*this, in, out)))
+    return failure();
   auto dims = broadcastDims(in.getDims(), out.getDims());
   if (in.getRank() > out.getRank() || failed(dims) ||
       ArrayRef<Attribute>(*dims) != out.getDims())

@@ -67,13 +67,10 @@ struct WidenGlobal : OpConversionPattern<memref::GlobalOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
     Attribute init = op.getInitialValueAttr();
-    if (auto dense = dyn_cast_or_null<DenseElementsAttr>(init)) {
-      auto bytes = RankedTensorType::get(type.getShape(), type.getElementType());
+    if (auto dense = dyn_cast_or_null<DenseElementsAttr>(init))
       init = dense.mapValues(type.getElementType(), [](const APInt &bit) {
         return bit.zext(8);
       });
-      init = cast<DenseElementsAttr>(init).reshape(bytes);
-    }
     rewriter.replaceOpWithNewOp<memref::GlobalOp>(
         op, op.getSymName(), op.getSymVisibilityAttr(), type, init,
         op.getConstant(), op.getAlignmentAttr());

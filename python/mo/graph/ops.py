@@ -169,7 +169,8 @@ def constant_external(name: str, type: TensorType, is_placeholder: bool = False)
         raise TypeError("constant_external: a constant cannot be a buffer, so it needs a "
                         "TensorType/TensorLayout, not a BufferType/BufferLayout")
     if not isinstance(type, TensorType):
-        raise TypeError(f"constant_external: expected a TensorType, got {type.__class__.__name__}")
+        raise TypeError("constant_external: expected a TensorLayout or TensorType, got "
+                        f"{type.__class__.__name__}")
     graph = Graph.current()
     from mo import _capture
 
