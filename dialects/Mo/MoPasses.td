@@ -13,29 +13,49 @@ def MoLowerToLinalg : Pass<"mo-lower-to-linalg", "::mlir::ModuleOp"> {
     (symbolic and `?` dims dynamic, signed/unsigned integers signless) and
     `!mo.buffer` a memref. Weights (`mo.constant.external`) become function
     arguments: a subgraph takes the weights its body reads, and each call
-    passes the ones its prefix names. The public graph is the entry point:
-    its weights follow its inputs (`{mo.weight = "name", mo.type = ...}`, the
-    name and mo type a runtime binds and checks), and its results
-    are written into trailing out-parameter memrefs (`{mo.output = i}`) so the
-    caller owns all memory.
+    passes the ones its prefix names.
+
+    The public graph is the entry point, with a fixed ABI: its inputs, then
+    its weights (`{mo.weight = "name", mo.type = ...}`), then one
+    out-parameter memref per result (`{mo.output = i}`, so the caller owns all
+    memory), then a `memref<2xi64> {mo.status}` record; every shaped argument
+    has all dims dynamic, and the function returns an `i64` status. Its
+    prologue checks every size the code relies on: static dims, each
+    symbolic name (bound by its first occurrence in an input or weight)
+    equal wherever it occurs, dim expressions, output sizes, and the element
+    count of every reshape reachable from the entry whose two sides can
+    differ. The body runs only when all hold; otherwise the status is the
+    1-based index of the first failed check in the `mo.checks` attribute
+    (messages with `{actual}` and `{expected}`, the two sizes the record
+    holds). So the compiled code never reads or writes out of bounds,
+    whoever calls it.
 
     Before:
     ```mlir
-    mo.graph @f<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n], f32> {
-      %w = mo.constant.external "w" : !mo.tensor<[n], f32>
-      %y = mo.mul(%x, %w) : (!mo.tensor<[n], f32>, !mo.tensor<[n], f32>)
-          -> !mo.tensor<[n], f32>
-      mo.output %y : !mo.tensor<[n], f32>
+    mo.graph @f<n>(%x: !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32> {
+      %w = mo.constant.external "w" : !mo.tensor<[4], f32>
+      %y = mo.mul(%x, %w) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>)
+          -> !mo.tensor<[n, 4], f32>
+      mo.output %y : !mo.tensor<[n, 4], f32>
     }
     ```
     After:
     ```mlir
-    func.func @f(%x: tensor<?xf32>, %w: tensor<?xf32> {mo.weight = "w"},
-                 %out: memref<?xf32> {mo.output = 0 : i64})
-        attributes {llvm.emit_c_interface, mo.entry} {
-      %y = linalg.generic ... arith.mulf ...
-      bufferization.materialize_in_destination %y in restrict writable %out
-      return
+    func.func @f(%x: tensor<?x?xf32>, %w: tensor<?xf32> {mo.weight = "w", ...},
+                 %out: memref<?x?xf32> {mo.output = 0 : i64},
+                 %record: memref<2xi64> {mo.status}) -> i64
+        attributes {llvm.emit_c_interface, mo.entry, mo.checks = [
+          "argument 0: expected shape [n, 4], but axis 1 has size {actual}",
+          "weight 'w': expected shape [4], but axis 0 has size {actual}", ...]} {
+      %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+      ... arith.cmpi, arith.select: %status, and the sizes stored in %record
+      scf.if %all_hold {
+        %x4 = tensor.cast %x : tensor<?x?xf32> to tensor<?x4xf32>
+        %w4 = tensor.cast %w : tensor<?xf32> to tensor<4xf32>
+        %y = linalg.generic ... arith.mulf ...
+        bufferization.materialize_in_destination %y in restrict writable %out
+      }
+      return %status : i64
     }
     ```
   }];

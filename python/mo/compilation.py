@@ -190,7 +190,6 @@ class CompiledCallable:
         self.weights = _types.MappingProxyType(self._weights_given)
         self._weight_arrays: list[np.ndarray] | None = None
         self._fast = _FastSignature.build(self.in_tree, self.in_layouts)
-        self._shape_checks = staged.graph.shape_checks
 
     def _bind_weights(self) -> list[np.ndarray]:
         arrays = []
@@ -241,14 +240,6 @@ class CompiledCallable:
     def _run(self, arrays: list[np.ndarray], bindings: dict) -> list[np.ndarray]:
         if self._weight_arrays is None:
             self._weight_arrays = self._bind_weights()
-        for what, lhs, rhs in self._shape_checks:
-            try:
-                n, m = lhs.evaluate(bindings), rhs.evaluate(bindings)
-            except ValueError:
-                continue  # depends on a size no argument gives
-            if n != m:
-                sizes = ", ".join(f"{k}={v}" for k, v in sorted(bindings.items()))
-                raise ValueError(f"{what}: {n} elements cannot become {m} (with {sizes})")
         outputs = []
         for i, layout in enumerate(self.out_layouts):
             try:
@@ -273,8 +264,13 @@ class CompiledCallable:
         return self.out_tree.unflatten([Tensor(Buffer._wrap(o)) for o in outputs])
 
     def execute_raw(self, *buffers: Any) -> list[Buffer]:
-        """Runs on flat buffers in input order, skipping the layout and tree
-        checks (only what memory safety needs is checked)."""
+        """Runs on flat buffers in input order, skipping the layout and tree checks.
+
+        Only dtypes and ranks are checked here; every size is checked by the
+        compiled code before it runs (static dims, same-named dims, dim
+        expressions, reshape element counts), so a mismatch is a
+        ``ValueError``, never an out-of-bounds access.
+        """
         if len(buffers) != len(self.in_layouts):
             raise ValueError(f"execute_raw: expected {len(self.in_layouts)} buffers, "
                              f"got {len(buffers)}")
@@ -287,7 +283,7 @@ class CompiledCallable:
             if not array.flags.c_contiguous:
                 array = np.asarray(array, order="C")
             for dim, size in zip(layout.shape, array.shape):
-                if dim.is_symbolic:
+                if dim.is_symbolic:  # sizes the outputs; the code checks the rest
                     bindings.setdefault(dim.name, size)
             arrays.append(array)
         return [Buffer._wrap(o) for o in self._run(arrays, bindings)]

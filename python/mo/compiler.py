@@ -147,19 +147,24 @@ class Executable:
             address = self._engine.raw_lookup("_mlir_ciface_" + self.name)
         if not address:
             raise CompileError(f"the entry function {self.name!r} was not generated")
+        # The packed wrapper: void(void **args), the status stored through
+        # the pointer after the last argument's.
         self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
         # The native call releases the GIL: each thread fills its own
         # descriptors.
         self._per_thread = threading.local()
         self.compile_seconds = time.perf_counter() - start
 
-    def _frame(self) -> tuple[list[_Descriptor], ctypes.Array]:
+    def _frame(self) -> tuple[list[_Descriptor], ctypes.Array, np.ndarray, ctypes.c_int64]:
         frame = getattr(self._per_thread, "frame", None)
         if frame is None:
             descriptors = [_Descriptor(r) for r in self._ranks]
-            packed = (ctypes.c_void_p * len(descriptors))(
-                *[ctypes.addressof(d.cell) for d in descriptors])
-            frame = self._per_thread.frame = (descriptors, packed)
+            record = np.zeros(2, np.int64)  # the sizes a failed check saw and expected
+            descriptors[-1].fill(record)
+            status = ctypes.c_int64()
+            packed = (ctypes.c_void_p * (len(descriptors) + 1))(
+                *[ctypes.addressof(d.cell) for d in descriptors], ctypes.addressof(status))
+            frame = self._per_thread.frame = (descriptors, packed, record, status)
         return frame
 
     def _inspect_entry(self, lowered) -> None:
@@ -173,7 +178,7 @@ class Executable:
         entry = entries[0]
         self.name = entry.sym_name.value
         arg_attrs = entry.arg_attrs if "arg_attrs" in entry.attributes else None
-        weights, inputs, outputs, ranks = [], 0, 0, []
+        weights, inputs, outputs, ranks, has_status = [], 0, 0, [], False
         for i, t in enumerate(entry.type.inputs):
             ranks.append(t.rank)
             attrs = arg_attrs[i] if arg_attrs is not None else None
@@ -182,8 +187,14 @@ class Executable:
                                           python_type(attrs["mo.type"].value)))
             elif attrs is not None and "mo.output" in attrs:
                 outputs += 1
+            elif attrs is not None and "mo.status" in attrs:
+                has_status = i == len(entry.type.inputs) - 1
             else:
                 inputs += 1
+        if not has_status:
+            raise CompileError(f"the entry function {self.name!r} has no status record last")
+        self.checks = [str(m.value) for m in entry.attributes["mo.checks"]] \
+            if "mo.checks" in entry.attributes else []
         self.weights = weights
         self.num_inputs = inputs
         self.num_outputs = outputs
@@ -191,15 +202,29 @@ class Executable:
 
     def run(self, inputs: Sequence[np.ndarray], weights: Sequence[np.ndarray],
             outputs: Sequence[np.ndarray]) -> None:
-        """Runs the graph. Arrays must be C-contiguous with the right dtypes and
-        shapes (not checked here: ``CompiledCallable`` checks); ``outputs`` are
-        written in place."""
+        """Runs the graph; ``outputs`` are written in place.
+
+        Arrays must be C-contiguous with the right dtypes and ranks (not
+        checked here: ``CompiledCallable`` checks). Sizes are checked by the
+        compiled code itself before it touches any memory: a size that
+        disagrees with the graph's types is a ``ValueError`` naming the
+        argument, the dim and both sizes.
+        """
         if (len(inputs), len(weights), len(outputs)) != (
                 self.num_inputs, len(self.weights), self.num_outputs):
             raise ValueError(f"{self.name}: expected {self.num_inputs} inputs, "
                              f"{len(self.weights)} weights and {self.num_outputs} outputs, got "
                              f"{len(inputs)}, {len(weights)} and {len(outputs)}")
-        descriptors, packed = self._frame()
+        descriptors, packed, record, status = self._frame()
         for d, a in zip(descriptors, [*inputs, *weights, *outputs]):
             d.fill(a)
         self._fn(packed)
+        if status.value:
+            raise ValueError(self.explain(status.value, int(record[0]), int(record[1])))
+
+    def explain(self, status: int, actual: int, expected: int) -> str:
+        """The message for a status the entry returned."""
+        if not 0 < status <= len(self.checks):
+            return f"{self.name}: the compiled code returned an unknown status {status}"
+        return self.checks[status - 1].replace("{actual}", str(actual)).replace(
+            "{expected}", str(expected))

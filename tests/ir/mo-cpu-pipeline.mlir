@@ -15,8 +15,14 @@
 // CHECK: llvm.fmul
 // CHECK: llvm.fadd
 // CHECK: llvm.intr.maximum
+// The entry returns its status; the prologue's checks are compares of the
+// descriptors' sizes, and the body runs in a conditional block.
 // CHECK-LABEL: llvm.func @model(
-// CHECK-SAME: attributes {llvm.emit_c_interface, mo.entry}
+// CHECK-SAME: -> i64 attributes {llvm.emit_c_interface, mo.checks = [
+// CHECK-SAME: "argument 0: expected shape [batch, 4], but axis 1 has size {actual}"
+// CHECK-SAME: mo.entry}
+// CHECK: llvm.icmp "eq"
+// CHECK: llvm.cond_br
 // CHECK: llvm.call @block(
 // CHECK: llvm.call @block(
 // CHECK: %[[B:.+]] = llvm.fcmp "une" %{{.+}}, %{{.+}} : f32
@@ -26,10 +32,11 @@
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {{\{[^}]*}}mo.weight = "layers.0.w"},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {{\{[^}]*}}mo.weight = "layers.1.w"},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64},
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 1 : i64})
-// CHECK-SAME: attributes {llvm.emit_c_interface, mo.entry}
-// CHECK: llvm.call @model(
-// CHECK: llvm.return
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 1 : i64},
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.status}) -> i64
+// CHECK-SAME: mo.entry}
+// CHECK: %[[S:.+]] = llvm.call @model(
+// CHECK: llvm.return %[[S]] : i64
 // The deallocation helper's i1 flags are stored as bytes.
 // CHECK-LABEL: llvm.func @dealloc_helper(
 // CHECK: %[[FLAG:.+]] = llvm.load %{{.+}} : !llvm.ptr -> i8
@@ -54,11 +61,11 @@ mo.graph @model<batch>(%x: !mo.tensor<[batch, 4], f32>) -> (!mo.tensor<[batch * 
 // Buffers: a strided store into a mutable buffer and a read of it lower to
 // plain loads and stores through the C interface.
 // CHECK-LABEL: llvm.func @update(
-// CHECK-SAME: attributes {llvm.emit_c_interface, mo.entry}
+// CHECK-SAME: -> i64 attributes {llvm.emit_c_interface
 // CHECK: llvm.fadd
 // CHECK: llvm.store
 // CHECK-LABEL: llvm.func @_mlir_ciface_update(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr, %{{[a-zA-Z0-9_]+}}: !llvm.ptr, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64})
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr, %{{[a-zA-Z0-9_]+}}: !llvm.ptr, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64}, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.status}) -> i64
 // CHECK: llvm.call @update(
 mo.graph @update<n>(%buf: !mo.buffer<[n, 8], f32>, %v: !mo.tensor<[n, 2], f32>) -> !mo.tensor<[n, 8], f32> {
   %one = mo.constant dense<1.0> : tensor<f32> : !mo.tensor<[], f32>

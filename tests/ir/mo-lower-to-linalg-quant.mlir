@@ -4,7 +4,8 @@
 // RUN: mo-opt %s --split-input-file --mo-lower-to-linalg | FileCheck %s
 
 // CHECK-LABEL: func.func @qmm(
-// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<?x64xf32>, %[[W:[a-z0-9]+]]: tensor<5x36xi8>
+// CHECK: %[[X:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<?x64xf32>
+// CHECK: %[[W:.+]] = tensor.cast %{{.+}} : tensor<?x?xi8> to tensor<5x36xi8>
 // CHECK-NOT: tensor<5x64xf32>
 // CHECK: scf.for %[[N0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}})
 // CHECK: %[[SLICE:.+]] = tensor.extract_slice %[[ACC]][0, %[[N0]]]

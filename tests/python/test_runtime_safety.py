@@ -38,7 +38,7 @@ def test_concurrent_calls_do_not_share_descriptors():
     assert bad == []
 
 
-def test_execute_raw_checks_what_memory_safety_needs():
+def test_execute_raw_checks_dtypes_and_ranks():
     run = compilation.compile(lambda x, y: x + y)(tl([4]), tl([4]))
     run(np.ones(4, np.float32), np.full(4, 7, np.float32))
     with pytest.raises(ValueError, match="execute_raw: expected 2 buffers, got 1"):
@@ -48,6 +48,130 @@ def test_execute_raw_checks_what_memory_safety_needs():
     strided = compilation.compile(lambda x: x + 0.0)(tl([2, 2]))
     view = np.arange(16, dtype=np.float32).reshape(4, 4)[::2, ::2]
     assert strided.execute_raw(view)[0].to_numpy().tolist() == [[0, 2], [8, 10]]
+
+
+# Sizes are checked by the compiled code itself (the entry's prologue), so
+# execute_raw, which skips the Python checks, cannot read out of bounds.
+
+
+def test_execute_raw_same_named_dims_must_agree():
+    # The reproducer of the review: [n] + [n] with sizes 4 and 2 read y[2:4].
+    run = compilation.compile(lambda x, y: x + y)(tl(["n"], DType.float64),
+                                                  tl(["n"], DType.float64))
+    with pytest.raises(ValueError, match="^dim 'n' is 4 in argument 0 but 2 in argument 1$"):
+        run.execute_raw(np.arange(4.), np.arange(2.))
+    assert run.execute_raw(np.arange(3.), np.arange(3.))[0].to_numpy().tolist() == [0, 2, 4]
+
+
+def test_execute_raw_static_sizes_are_checked():
+    run = compilation.compile(lambda x: x + 1.0)(tl([4]))
+    with pytest.raises(ValueError, match=r"^argument 0: expected shape \[4\], but axis 0 has "
+                                         r"size 1$"):
+        run.execute_raw(np.zeros(1, np.float32))
+    two = compilation.compile(lambda x: x * 2.0)(tl(["n", 3]))
+    with pytest.raises(ValueError, match=r"argument 0: expected shape \[n, 3\], but axis 1 has "
+                                         r"size 5"):
+        two.execute_raw(np.zeros((2, 5), np.float32))
+
+
+def test_same_name_twice_in_one_argument():
+    run = compilation.compile(lambda x: x * 2.0)(tl(["n", "n"]))
+    with pytest.raises(ValueError, match="^dim 'n' is 2 at axis 0 but 3 at axis 1 of argument 0$"):
+        run.execute_raw(np.zeros((2, 3), np.float32))
+    assert run.execute_raw(np.ones((2, 2), np.float32))[0].to_numpy().tolist() == [[2, 2]] * 2
+
+
+@pytest.mark.parametrize("seq", [1, 3])
+def test_reshape_element_count_checked_by_the_code(seq):
+    # [b, s, 4] -> [b, 8] holds only for s == 2: both the checked call and
+    # execute_raw get the compiled check's message (with the user's line).
+    run = compilation.compile(lambda x: x.reshape(["b", 8]))(tl(["b", "s", 4]))
+    bad = np.zeros((2, seq, 4), np.float32)
+    message = (rf"^reshape at {__file__}:\d+: \[b, s, 4\] -> \[b, 8\]: {8 * seq} elements "
+               r"cannot become 16$")
+    with pytest.raises(ValueError, match=message):
+        run(bad)
+    with pytest.raises(ValueError, match=message):
+        run.execute_raw(bad)
+
+
+def test_reshape_inside_a_subgraph_is_checked_at_the_entry():
+    @compilation.as_subgraph
+    def flatten(x):
+        return x.reshape(["b", 8])
+
+    run = compilation.compile(lambda x: flatten(x) + 1.0)(tl(["b", "s", 4]))
+    np.testing.assert_array_equal(run(np.zeros((3, 2, 4), np.float32)).to_numpy(),
+                                  np.ones((3, 8), np.float32))
+    with pytest.raises(ValueError, match="24 elements cannot become 16"):
+        run.execute_raw(np.zeros((2, 3, 4), np.float32))
+
+
+def _executable_from_mo_opt(staged, *passes):
+    import subprocess
+
+    from mo.compiler import Executable
+
+    text = subprocess.run(["mo-opt", *passes], input=str(staged), capture_output=True,
+                          text=True, check=True).stdout
+    return Executable(text)
+
+
+def test_ir_from_mo_opt_checks_inputs_weights_and_outputs():
+    # The checks travel with the IR: a module printed by mo-opt and compiled
+    # on its own refuses sizes that disagree with its types.
+    def f(x):
+        return x * F.constant_external("w", tl([3]))
+
+    staged = compilation.stage(f)(tl(["n", 3]))
+    exe = _executable_from_mo_opt(staged, "--canonicalize")
+    x, w, out = np.ones((2, 3), np.float32), np.full(3, 2, np.float32), np.empty((2, 3), np.float32)
+    exe.run([x], [w], [out])
+    assert (out == 2).all()
+    with pytest.raises(ValueError, match="argument 0: expected shape \\[n, 3\\], but axis 1 has "
+                                         "size 2"):
+        exe.run([np.ones((2, 2), np.float32)], [w], [out])
+    with pytest.raises(ValueError, match="weight 'w': expected shape \\[3\\], but axis 0 has size 1"):
+        exe.run([x], [np.ones(1, np.float32)], [out])
+    with pytest.raises(ValueError, match=r"output 0: expected shape \[n, 3\], but axis 0 has size 1 "
+                                         r"\(n = 2\)"):
+        exe.run([x], [w], [np.empty((1, 3), np.float32)])
+
+
+MISMATCHES = """
+import numpy as np
+from mo import compilation
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import TensorLayout
+
+n = TensorLayout(DType.float32, ["n"], CPU())
+run = compilation.compile(lambda x, y: x + y)(n, n)
+refused = 0
+for a, b in [(1 << 20, 1), (1, 1 << 20), (1 << 22, 0)]:
+    try:
+        run.execute_raw(np.ones(a, np.float32), np.ones(b, np.float32))
+    except ValueError:
+        refused += 1
+print(refused)
+"""
+
+
+def test_huge_mismatches_are_refused_not_read():
+    # Reading 4 MB past a 1-element array would crash or return garbage; in a
+    # subprocess so that a crash fails this test instead of the run.
+    import os
+    import subprocess
+    import sys
+
+    import mo
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(mo.__file__)), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-c", MISMATCHES], capture_output=True, text=True,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "3"
 
 
 def test_buffer_aliasing_another_argument_is_rejected():

@@ -259,9 +259,6 @@ class Graph:
         self.inputs = [wrap(a, self) for a in self._block.arguments]
         self.outputs: list[TensorValue] = []
         self._finished = False
-        # (what, lhs, rhs): dim equations ops rely on that only the runtime
-        # sizes can confirm (e.g. a reshape's element counts).
-        self.shape_checks: list[tuple[str, Dim, Dim]] = []
 
     def _root(self) -> Graph:
         return self._root_graph

@@ -374,12 +374,7 @@ def reshape(x: Any, shape: Iterable[Any]) -> TensorValue:
         raise op_error("reshape", [x, list(shape)],
                        f"cannot reshape {x.shape} ({total[0]} elements) to {dims} "
                        f"({new_total[0]} elements)")
-    if (total[0], sorted(map(str, total[1]))) != (new_total[0], sorted(map(str, new_total[1]))):
-        # Sizes that depend on symbolic dims are checked when the graph runs.
-        filename, line = _context.user_frame()
-        x.graph._root().shape_checks.append(
-            (f"reshape at {filename}:{line}: {x.shape} -> {Shape(dims)}",
-             _product(x.shape), _product(dims)))
+    # Element counts that depend on symbolic dims are checked by the compiled code.
     _check_bound(x.graph, dims, "reshape", [x, list(shape)])
     out = TensorType(x.dtype, dims, x.device)
     return build("reshape", [x, list(shape)], x.graph,

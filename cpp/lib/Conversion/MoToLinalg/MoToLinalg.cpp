@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Sizes.h"
 #include "mo/Conversion/Passes.h"
 #include "mo/Dialect/MoOps.h"
 
@@ -660,35 +661,9 @@ private:
   /// is known to equal it.
   FailureOr<Value> materializeDim(Location loc, Attribute dim,
                                   ArrayRef<std::pair<Value, int64_t>> hints) {
-    if (isStaticDim(dim))
-      return Value(arith::ConstantIndexOp::create(b, loc, getStaticDimSize(dim)));
-    if (!hints.empty())
+    if (!isStaticDim(dim) && !hints.empty())
       return dimOf(loc, hints.front().first, hints.front().second);
-    if (auto name = dyn_cast<StringAttr>(dim)) {
-      if (Value v = symbolSizes.lookup(name))
-        return v;
-      return emitError(loc, "cannot determine the size of symbolic dim '")
-             << name.getValue() << "' from the graph's arguments";
-    }
-    if (auto expr = dyn_cast<DimExprAttr>(dim)) {
-      FailureOr<Value> l = materializeDim(loc, expr.getLhs(), {});
-      FailureOr<Value> r = materializeDim(loc, expr.getRhs(), {});
-      if (failed(l) || failed(r))
-        return failure();
-      switch (expr.getKind()) {
-      case DimExprKind::Add:
-        return Value(arith::AddIOp::create(b, loc, *l, *r));
-      case DimExprKind::Sub:
-        return Value(arith::SubIOp::create(b, loc, *l, *r));
-      case DimExprKind::Mul:
-        return Value(arith::MulIOp::create(b, loc, *l, *r));
-      case DimExprKind::FloorDiv:
-        return Value(arith::FloorDivSIOp::create(b, loc, *l, *r));
-      case DimExprKind::Mod:
-        return Value(arith::RemSIOp::create(b, loc, *l, *r));
-      }
-    }
-    return emitError(loc, "cannot determine the size of an unknown ('?') dim");
+    return mo::materializeDim(b, loc, dim, symbolSizes);
   }
 
   Value dimOf(Location loc, Value value, int64_t axis) {
@@ -1102,13 +1077,100 @@ private:
 
   //===--- Graphs -------------------------------------------------------===//
 
+  /// Every reshape in `graph` and in the graphs it calls, each graph once.
+  void collectReshapes(GraphOp graph, SmallVectorImpl<ReshapeOp> &reshapes,
+                       llvm::SmallPtrSetImpl<Operation *> &seen) {
+    if (!seen.insert(graph).second)
+      return;
+    graph.walk([&](Operation *op) {
+      if (auto reshape = dyn_cast<ReshapeOp>(op))
+        reshapes.push_back(reshape);
+      else if (auto call = dyn_cast<CallOp>(op))
+        if (GraphOp callee = graphByName.lookup(call.getCalleeAttr().getAttr()))
+          collectReshapes(callee, reshapes, seen);
+    });
+  }
+
+  /// `type` with every dim dynamic: what an entry function receives.
+  static Type dynamicShape(Type type) {
+    if (auto t = dyn_cast<RankedTensorType>(type))
+      return RankedTensorType::get(
+          SmallVector<int64_t>(t.getRank(), ShapedType::kDynamic),
+          t.getElementType());
+    if (auto m = dyn_cast<MemRefType>(type))
+      return MemRefType::get(
+          SmallVector<int64_t>(m.getRank(), ShapedType::kDynamic),
+          m.getElementType());
+    return type;
+  }
+
+  /// `value` (as the caller passed it) cast to the graph's own `type`.
+  Value castTo(Location loc, Value value, Type type) {
+    if (value.getType() == type)
+      return value;
+    if (isa<MemRefType>(type))
+      return memref::CastOp::create(b, loc, type, value);
+    return tensor::CastOp::create(b, loc, type, value);
+  }
+
+  static ArrayRef<Attribute> moDims(Type type) {
+    if (auto t = dyn_cast<mo::TensorType>(type))
+      return t.getDims();
+    if (auto t = dyn_cast<BufferType>(type))
+      return t.getDims();
+    return {};
+  }
+
+  /// The entry's prologue: checks every size its arguments, weights and
+  /// outputs must have (binding the symbolic dims), stores the outcome in
+  /// the status record and returns the status; the graph's body then runs
+  /// under `if status == 0`, on arguments cast to the graph's own types.
+  FailureOr<Value> buildEntryPrologue(GraphOp graph, func::FuncOp func,
+                                      ArrayRef<Weight> graphWeights) {
+    Location loc = graph.getLoc();
+    Block *entry = &func.getBody().front();
+    size_t numArgs = graph.getNumArguments();
+    size_t numWeights = graphWeights.size();
+    SmallVector<EntryOperand> operands;
+    for (auto [i, t] : llvm::enumerate(graph.getArgumentTypes()))
+      operands.push_back({entry->getArgument(i), moDims(t),
+                          "argument " + std::to_string(i)});
+    for (auto [i, w] : llvm::enumerate(graphWeights))
+      operands.push_back({entry->getArgument(numArgs + i), w.type.getDims(),
+                          ("weight '" + w.name.getValue() + "'").str()});
+    for (auto [i, t] : llvm::enumerate(graph.getResultTypes()))
+      operands.push_back({entry->getArgument(numArgs + numWeights + i),
+                          moDims(t), "output " + std::to_string(i),
+                          /*isOutput=*/true});
+    SmallVector<ReshapeOp> reshapes;
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    collectReshapes(graph, reshapes, seen);
+    SmallVector<Attribute> messages;
+    FailureOr<Value> status =
+        buildEntryChecks(b, loc, operands, reshapes, entry->getArguments().back(),
+                         symbolSizes, messages);
+    if (failed(status))
+      return failure();
+    func->setAttr("mo.checks", b.getArrayAttr(messages));
+    Value ok = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, *status,
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0));
+    auto guarded = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    b.setInsertionPoint(guarded.thenBlock()->getTerminator());
+    return *status;
+  }
+
   LogicalResult lowerGraph(GraphOp graph) {
     bool isEntry = graph.isPublic();
     const SmallVector<Weight> &graphWeights = weights[graph.getSymNameAttr()];
-    SmallVector<Type> inputs =
-        llvm::map_to_vector(graph.getArgumentTypes(), convertType);
+    // The entry receives every shaped argument with dynamic dims (its
+    // prologue checks them) and returns a status; subgraphs keep their types.
+    auto abiType = [&](Type t) {
+      return isEntry ? dynamicShape(convertType(t)) : convertType(t);
+    };
+    SmallVector<Type> inputs = llvm::map_to_vector(graph.getArgumentTypes(), abiType);
     for (const Weight &w : graphWeights)
-      inputs.push_back(convertType(w.type));
+      inputs.push_back(abiType(w.type));
     SmallVector<Type> results;
     for (Type t : graph.getResultTypes()) {
       if (!isEntry) {
@@ -1119,7 +1181,11 @@ private:
       if (!tensor)
         return graph.emitOpError("entry graph results must be tensors, got ")
                << t;
-      inputs.push_back(outParamType(tensor));
+      inputs.push_back(dynamicShape(outParamType(tensor)));
+    }
+    if (isEntry) {
+      inputs.push_back(MemRefType::get({2}, b.getI64Type()));
+      results.push_back(b.getI64Type());
     }
 
     b.setInsertionPoint(graph);
@@ -1129,6 +1195,7 @@ private:
       func.setPrivate();
     Block *entry = func.addEntryBlock();
     size_t numArgs = graph.getNumArguments();
+    size_t firstOutput = numArgs + graphWeights.size();
     if (isEntry) {
       func->setAttr("llvm.emit_c_interface", b.getUnitAttr());
       func->setAttr("mo.entry", b.getUnitAttr());
@@ -1138,28 +1205,38 @@ private:
         func.setArgAttr(numArgs + i, "mo.type", TypeAttr::get(w.type));
       }
       for (size_t i = 0; i < graph.getNumResults(); ++i)
-        func.setArgAttr(numArgs + graphWeights.size() + i, "mo.output",
-                        b.getI64IntegerAttr(i));
+        func.setArgAttr(firstOutput + i, "mo.output", b.getI64IntegerAttr(i));
+      func.setArgAttr(inputs.size() - 1, "mo.status", b.getUnitAttr());
     }
 
     mapping.clear();
     symbolSizes.clear();
     weightArgs.clear();
     b.setInsertionPointToStart(entry);
+    Value status;
+    if (isEntry) {
+      FailureOr<Value> s = buildEntryPrologue(graph, func, graphWeights);
+      if (failed(s))
+        return failure();
+      status = *s;
+    }
+    // The graph's view of argument `i`, of mo type `t`.
+    auto argument = [&](size_t i, Type t) {
+      Value arg = entry->getArgument(i);
+      return isEntry ? castTo(graph.getLoc(), arg, convertType(t)) : arg;
+    };
     Block &body = graph.getBody().front();
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-      mapping.map(arg, entry->getArgument(i));
-      SmallVector<Attribute> dims;
-      if (auto t = dyn_cast<mo::TensorType>(arg.getType()))
-        dims.assign(t.getDims().begin(), t.getDims().end());
-      else if (auto t = dyn_cast<BufferType>(arg.getType()))
-        dims.assign(t.getDims().begin(), t.getDims().end());
-      for (auto [axis, dim] : llvm::enumerate(dims))
+      Value value = argument(i, arg.getType());
+      mapping.map(arg, value);
+      if (isEntry)
+        continue; // the prologue bound the symbols
+      for (auto [axis, dim] : llvm::enumerate(moDims(arg.getType())))
         if (auto name = dyn_cast<StringAttr>(dim); name && !symbolSizes.count(name))
-          symbolSizes[name] = dimOf(arg.getLoc(), entry->getArgument(i), axis);
+          symbolSizes[name] = dimOf(arg.getLoc(), value, axis);
     }
     for (auto [i, w] : llvm::enumerate(graphWeights))
-      weightArgs[w.name] = entry->getArgument(numArgs + i);
+      weightArgs[w.name] = argument(numArgs + i, w.type);
 
     for (Operation &op : body.without_terminator())
       if (failed(lowerOp(&op)))
@@ -1170,15 +1247,20 @@ private:
         llvm::map_to_vector(output.getOperands(), [&](Value v) {
           return mapping.lookup(v);
         });
-    if (isEntry) {
-      for (auto [i, v] : llvm::enumerate(values))
-        bufferization::MaterializeInDestinationOp::create(
-            b, output.getLoc(), TypeRange{}, v,
-            entry->getArgument(numArgs + graphWeights.size() + i),
-            /*restrict=*/true, /*writable=*/true);
-      values.clear();
+    if (!isEntry) {
+      func::ReturnOp::create(b, output.getLoc(), values);
+      return success();
     }
-    func::ReturnOp::create(b, output.getLoc(), values);
+    for (auto [i, v] : llvm::enumerate(values)) {
+      auto type = cast<mo::TensorType>(graph.getResultTypes()[i]);
+      Value dest = castTo(output.getLoc(), entry->getArgument(firstOutput + i),
+                          outParamType(type));
+      bufferization::MaterializeInDestinationOp::create(
+          b, output.getLoc(), TypeRange{}, v, dest,
+          /*restrict=*/true, /*writable=*/true);
+    }
+    b.setInsertionPointToEnd(entry);
+    func::ReturnOp::create(b, output.getLoc(), status);
     return success();
   }
 

@@ -1,0 +1,239 @@
+//===- Sizes.cpp - sizes and runtime shape checks for mo lowering ---------===//
+//
+// An entry function receives every argument with dynamic dims and a record
+// for the outcome of its checks. Code generated for a graph trusts its types
+// (static dims are compile-time constants, same-named dims one size), so the
+// prologue below checks each of those facts against what the caller passed
+// and returns a status instead of running on sizes that would read or write
+// out of bounds. The checks travel with the IR: mo-opt output, an artifact
+// or a cache entry is as safe as a call from Python.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sizes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::mo;
+
+FailureOr<Value> mo::materializeDim(OpBuilder &b, Location loc, Attribute dim,
+                                    const SymbolSizes &sizes) {
+  if (isStaticDim(dim))
+    return Value(arith::ConstantIndexOp::create(b, loc, getStaticDimSize(dim)));
+  if (auto name = dyn_cast<StringAttr>(dim)) {
+    if (Value v = sizes.lookup(name))
+      return v;
+    return emitError(loc, "cannot determine the size of symbolic dim '")
+           << name.getValue() << "' from the graph's arguments";
+  }
+  auto expr = dyn_cast<DimExprAttr>(dim);
+  if (!expr)
+    return emitError(loc, "cannot determine the size of an unknown ('?') dim");
+  FailureOr<Value> l = materializeDim(b, loc, expr.getLhs(), sizes);
+  if (failed(l))
+    return failure();
+  FailureOr<Value> r = materializeDim(b, loc, expr.getRhs(), sizes);
+  if (failed(r))
+    return failure();
+  switch (expr.getKind()) {
+  case DimExprKind::Add:
+    return Value(arith::AddIOp::create(b, loc, *l, *r));
+  case DimExprKind::Sub:
+    return Value(arith::SubIOp::create(b, loc, *l, *r));
+  case DimExprKind::Mul:
+    return Value(arith::MulIOp::create(b, loc, *l, *r));
+  case DimExprKind::FloorDiv:
+    return Value(arith::FloorDivSIOp::create(b, loc, *l, *r));
+  case DimExprKind::Mod:
+    return Value(arith::RemSIOp::create(b, loc, *l, *r));
+  }
+  llvm_unreachable("unknown dim expression kind");
+}
+
+namespace {
+
+/// A product of dims as a constant times a sorted list of factors (names or
+/// printed non-product expressions): equal forms have equal values.
+struct Monomial {
+  int64_t constant = 1;
+  SmallVector<std::string> factors;
+
+  void multiply(Attribute dim) {
+    if (isStaticDim(dim)) {
+      constant *= getStaticDimSize(dim);
+      return;
+    }
+    if (auto expr = dyn_cast<DimExprAttr>(dim);
+        expr && expr.getKind() == DimExprKind::Mul) {
+      multiply(expr.getLhs());
+      multiply(expr.getRhs());
+      return;
+    }
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    printDim(os, dim);
+    factors.push_back(s);
+  }
+
+  static Monomial of(ArrayRef<Attribute> dims) {
+    Monomial m;
+    for (Attribute d : dims)
+      m.multiply(d);
+    llvm::sort(m.factors);
+    return m;
+  }
+
+  bool operator==(const Monomial &o) const {
+    return constant == o.constant && factors == o.factors;
+  }
+};
+
+struct Check {
+  Value ok, actual, expected;
+  std::string message;
+};
+
+Value sizeOf(OpBuilder &b, Location loc, Value shaped, int64_t axis) {
+  if (isa<MemRefType>(shaped.getType()))
+    return memref::DimOp::create(b, loc, shaped, axis);
+  return tensor::DimOp::create(b, loc, shaped, axis);
+}
+
+Value toI64(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+/// "file:line" of the user's source, or the whole location.
+std::string where(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine())).str();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  loc.print(os);
+  return s;
+}
+
+Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  Value p = arith::ConstantIndexOp::create(b, loc, 1);
+  for (Value s : sizes)
+    p = arith::MulIOp::create(b, loc, p, s);
+  return p;
+}
+
+} // namespace
+
+FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
+                                      ArrayRef<EntryOperand> operands,
+                                      ArrayRef<ReshapeOp> reshapes,
+                                      Value record, SymbolSizes &sizes,
+                                      SmallVectorImpl<Attribute> &messages) {
+  SmallVector<Check> checks;
+  auto equal = [&](Value actual, Value expected, std::string message) {
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, actual,
+                                     expected);
+    checks.push_back({ok, actual, expected, std::move(message)});
+  };
+  auto shapeMessage = [](const EntryOperand &o, size_t axis, StringRef extra) {
+    return (o.name + ": expected shape " + formatDims(o.dims) + ", but axis " +
+            Twine(axis) + " has size {actual}" + extra)
+        .str();
+  };
+
+  // Static dims and same-named dims, in argument order; the first occurrence
+  // of a name (in an input or weight) binds it.
+  DenseMap<StringAttr, std::pair<const EntryOperand *, size_t>> boundAt;
+  SmallVector<SmallVector<Value>> actual(operands.size());
+  for (auto [i, o] : llvm::enumerate(operands)) {
+    for (auto [axis, dim] : llvm::enumerate(o.dims)) {
+      Value size = sizeOf(b, loc, o.value, axis);
+      actual[i].push_back(size);
+      if (isStaticDim(dim)) {
+        equal(size,
+              arith::ConstantIndexOp::create(b, loc, getStaticDimSize(dim)),
+              shapeMessage(o, axis, ""));
+        continue;
+      }
+      auto name = dyn_cast<StringAttr>(dim);
+      if (!name || o.isOutput)
+        continue;
+      auto [it, inserted] = boundAt.try_emplace(name, &o, axis);
+      if (inserted) {
+        sizes[name] = size;
+        continue;
+      }
+      const auto &[first, firstAxis] = it->second;
+      std::string message =
+          first == &o
+              ? ("dim '" + name.getValue() + "' is {expected} at axis " +
+                 Twine(firstAxis) + " but {actual} at axis " + Twine(axis) +
+                 " of " + o.name)
+                    .str()
+              : ("dim '" + name.getValue() + "' is {expected} in " +
+                 first->name + " but {actual} in " + o.name)
+                    .str();
+      equal(size, sizes[name], message);
+    }
+  }
+  // Expressions, and every dim of an output, once all names are bound.
+  for (auto [i, o] : llvm::enumerate(operands)) {
+    for (auto [axis, dim] : llvm::enumerate(o.dims)) {
+      bool isName = isa<StringAttr>(dim);
+      if (isStaticDim(dim) || isUnknownDim(dim) || (isName && !o.isOutput))
+        continue;
+      FailureOr<Value> expected = materializeDim(b, loc, dim, sizes);
+      if (failed(expected))
+        return failure();
+      std::string value;
+      llvm::raw_string_ostream os(value);
+      printDim(os, dim);
+      equal(actual[i][axis], *expected,
+            shapeMessage(o, axis, " (" + value + " = {expected})"));
+    }
+  }
+  // Element counts of reshapes whose two sides may differ at run time.
+  for (ReshapeOp reshape : reshapes) {
+    auto from = cast<mo::TensorType>(reshape.getInput().getType());
+    auto to = cast<mo::TensorType>(reshape.getType());
+    if (Monomial::of(from.getDims()) == Monomial::of(to.getDims()))
+      continue;
+    SmallVector<Value> fromSizes, toSizes;
+    for (auto [dims, out] : {std::pair(from.getDims(), &fromSizes),
+                             std::pair(to.getDims(), &toSizes)})
+      for (Attribute dim : dims) {
+        FailureOr<Value> size = materializeDim(b, reshape.getLoc(), dim, sizes);
+        if (failed(size))
+          return failure();
+        out->push_back(*size);
+      }
+    Value fromCount = product(b, loc, fromSizes);
+    Value toCount = product(b, loc, toSizes);
+    equal(fromCount, toCount,
+          ("reshape at " + where(reshape.getLoc()) + ": " +
+           formatDims(from.getDims()) + " -> " + formatDims(to.getDims()) +
+           ": {actual} elements cannot become {expected}"));
+  }
+
+  // The first failed check wins: fold the selects from the last one back.
+  Type i64 = b.getI64Type();
+  Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+  Value status = zero, seen = zero, wanted = zero;
+  for (auto [k, check] : llvm::enumerate(llvm::reverse(checks))) {
+    Value code = arith::ConstantIntOp::create(b, loc, i64, checks.size() - k);
+    status = arith::SelectOp::create(b, loc, check.ok, status, code);
+    seen = arith::SelectOp::create(b, loc, check.ok, seen,
+                                   toI64(b, loc, check.actual));
+    wanted = arith::SelectOp::create(b, loc, check.ok, wanted,
+                                     toI64(b, loc, check.expected));
+  }
+  for (const Check &check : checks)
+    messages.push_back(b.getStringAttr(check.message));
+  Value at0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value at1 = arith::ConstantIndexOp::create(b, loc, 1);
+  memref::StoreOp::create(b, loc, seen, record, ValueRange{at0});
+  memref::StoreOp::create(b, loc, wanted, record, ValueRange{at1});
+  return status;
+}
