@@ -10,6 +10,7 @@
 
 include "Mo/MoBase.td"
 include "Mo/MoTypes.td"
+include "Mo/MoInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
@@ -258,7 +259,8 @@ def Mo_SliceOp : Mo_Op<"slice", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Mo_BroadcastToOp : Mo_Op<"broadcast_to", [Pure, Elementwise]> {
+def Mo_BroadcastToOp : Mo_Op<"broadcast_to", [Pure,
+    DeclareOpInterfaceMethods<Mo_ElementwiseOpInterface>]> {
   let summary = "Broadcasts a tensor to a shape (numpy rules)";
   let description = [{
     ```mlir
@@ -274,7 +276,8 @@ def Mo_BroadcastToOp : Mo_Op<"broadcast_to", [Pure, Elementwise]> {
   let hasFolder = 1;
 }
 
-def Mo_CastOp : Mo_Op<"cast", [Pure, Elementwise]> {
+def Mo_CastOp : Mo_Op<"cast", [Pure,
+    DeclareOpInterfaceMethods<Mo_ElementwiseOpInterface>]> {
   let summary = "Converts elements to another element type";
   let description = [{
     Numeric conversion like numpy's `astype` (floats truncate toward zero

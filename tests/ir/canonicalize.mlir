@@ -84,11 +84,12 @@ mo.graph @cse(%x: !mo.tensor<[2], f32>) -> (!mo.tensor<[2], f32>, !mo.tensor<[2]
 // -----
 
 // Boolean constants fold as the lowering computes them (numpy): add and max
-// are or, mul and min are and; sub is not folded.
+// are or, mul and min are and; comparisons are not folded (sub of bools does
+// not verify).
 // CHECK-LABEL: mo.graph @bools
 // CHECK-DAG: %[[T:.+]] = mo.constant dense<true> : tensor<i1> : !mo.tensor<[], i1>
 // CHECK-DAG: %[[F:.+]] = mo.constant dense<false> : tensor<i1> : !mo.tensor<[], i1>
-// CHECK: %[[S:.+]] = mo.sub
+// CHECK: %[[S:.+]] = mo.less
 // CHECK: mo.output %[[T]], %[[T]], %[[F]], %[[F]], %[[S]]
 mo.graph @bools() -> (!mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>) {
   %t = mo.constant dense<true> : tensor<i1> : !mo.tensor<[], i1>
@@ -97,6 +98,6 @@ mo.graph @bools() -> (!mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>
   %1 = mo.max(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
   %2 = mo.mul(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
   %3 = mo.min(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
-  %4 = mo.sub(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
+  %4 = mo.less(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
   mo.output %0, %1, %2, %3, %4 : !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>
 }

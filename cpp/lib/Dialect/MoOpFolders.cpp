@@ -2,34 +2,8 @@
 
 #include "mo/Dialect/MoOps.h"
 
-#include "llvm/ADT/TypeSwitch.h"
-
 using namespace mlir;
 using namespace mlir::mo;
-
-namespace {
-/// The arithmetic of one binary op on scalars; nullopt where it is not
-/// folded (integer division by zero, ...).
-struct ScalarFn {
-  std::optional<APFloat> (*f)(APFloat, APFloat) = nullptr;
-  std::optional<APInt> (*i)(APInt, APInt, bool isUnsigned) = nullptr;
-};
-} // namespace
-
-static std::optional<APFloat> fmax(APFloat a, APFloat b) {
-  return llvm::maximum(a, b);
-}
-static std::optional<APFloat> fmin(APFloat a, APFloat b) {
-  return llvm::minimum(a, b);
-}
-
-/// Identity element on the right (`x op e == x`), if the op has one.
-static std::optional<double> rightIdentity(Operation *op) {
-  return TypeSwitch<Operation *, std::optional<double>>(op)
-      .Case<AddOp, SubOp>([](auto) { return 0.0; })
-      .Case<MulOp, DivOp>([](auto) { return 1.0; })
-      .Default([](Operation *) { return std::nullopt; });
-}
 
 static bool isSplatOf(Attribute attr, double value) {
   auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
@@ -42,21 +16,20 @@ static bool isSplatOf(Attribute attr, double value) {
 }
 
 OpFoldResult mo::foldBinaryElementwise(Operation *op, Attribute lhs,
-                                       Attribute rhs) {
+                                       Attribute rhs, const BinaryFold &rule) {
   Value x = op->getOperand(0), y = op->getOperand(1);
   Type resultType = op->getResult(0).getType();
-  // Only the ops numpy defines on booleans fold on them (see below).
+  // Booleans fold only through their own rule (+ is `or`, * is `and`).
   bool isBool =
       cast<mo::TensorType>(x.getType()).getElementType().isInteger(1);
-  if (isBool && !isa<AddOp, MulOp, MaxOp, MinOp>(op))
+  if (isBool && !rule.boolean)
     return {};
 
-  // max(x, x) == min(x, x) == x.
-  if (isa<MaxOp, MinOp>(op) && x == y)
+  if (rule.idempotent && x == y)
     return x;
   // x + 0, x - 0, x * 1, x / 1 (and 0 + x, 1 * x for commutative ops), as
   // long as broadcasting does not change the type.
-  if (std::optional<double> e = rightIdentity(op)) {
+  if (std::optional<double> e = rule.rightIdentity) {
     if (isSplatOf(rhs, *e) && x.getType() == resultType)
       return x;
     if (op->hasTrait<OpTrait::IsCommutative>() && isSplatOf(lhs, *e) &&
@@ -77,69 +50,9 @@ OpFoldResult mo::foldBinaryElementwise(Operation *op, Attribute lhs,
   if (!fits(l) || !fits(r))
     return {};
 
-  ScalarFn fn =
-      TypeSwitch<Operation *, ScalarFn>(op)
-          .Case([](AddOp) {
-            return ScalarFn{[](APFloat a, APFloat b) -> std::optional<APFloat> {
-                              return a + b;
-                            },
-                            [](APInt a, APInt b, bool) -> std::optional<APInt> {
-                              return a + b;
-                            }};
-          })
-          .Case([](SubOp) {
-            return ScalarFn{[](APFloat a, APFloat b) -> std::optional<APFloat> {
-                              return a - b;
-                            },
-                            [](APInt a, APInt b, bool) -> std::optional<APInt> {
-                              return a - b;
-                            }};
-          })
-          .Case([](MulOp) {
-            return ScalarFn{[](APFloat a, APFloat b) -> std::optional<APFloat> {
-                              return a * b;
-                            },
-                            [](APInt a, APInt b, bool) -> std::optional<APInt> {
-                              return a * b;
-                            }};
-          })
-          .Case([](DivOp) {
-            return ScalarFn{
-                [](APFloat a, APFloat b) -> std::optional<APFloat> {
-                  return a / b;
-                },
-                [](APInt a, APInt b, bool u) -> std::optional<APInt> {
-                  // Integer division follows numpy's floor semantics.
-                  if (b.isZero() || (!u && a.isMinSignedValue() &&
-                                     b.isAllOnes()))
-                    return std::nullopt;
-                  return u ? a.udiv(b) : llvm::APIntOps::RoundingSDiv(
-                                             a, b, APInt::Rounding::DOWN);
-                }};
-          })
-          .Case([](MaxOp) {
-            return ScalarFn{fmax, [](APInt a, APInt b,
-                                     bool u) -> std::optional<APInt> {
-                              return u ? llvm::APIntOps::umax(a, b)
-                                       : llvm::APIntOps::smax(a, b);
-                            }};
-          })
-          .Case([](MinOp) {
-            return ScalarFn{fmin, [](APInt a, APInt b,
-                                     bool u) -> std::optional<APInt> {
-                              return u ? llvm::APIntOps::umin(a, b)
-                                       : llvm::APIntOps::smin(a, b);
-                            }};
-          })
-          .Default([](Operation *) { return ScalarFn{}; });
-  if (!fn.f)
+  auto intFn = isBool ? rule.boolean : rule.i;
+  if (isa<FloatType>(type.getElementType()) ? !rule.f : !intFn)
     return {};
-  // Booleans follow numpy (as the lowering does): + and max are `or`,
-  // * and min are `and`.
-  if (isBool)
-    fn.i = isa<AddOp, MaxOp>(op)
-               ? +[](APInt a, APInt b, bool) -> std::optional<APInt> { return a | b; }
-               : +[](APInt a, APInt b, bool) -> std::optional<APInt> { return a & b; };
 
   int64_t n = valueType.getNumElements();
   auto at = [](DenseElementsAttr a, int64_t k) { return a.isSplat() ? 0 : k; };
@@ -149,7 +62,7 @@ OpFoldResult mo::foldBinaryElementwise(Operation *op, Attribute lhs,
     SmallVector<APFloat> out;
     out.reserve(n);
     for (int64_t k = 0; k < n; ++k) {
-      std::optional<APFloat> v = fn.f(lv[at(l, k)], rv[at(r, k)]);
+      std::optional<APFloat> v = rule.f(lv[at(l, k)], rv[at(r, k)]);
       if (!v)
         return {};
       out.push_back(*v);
@@ -161,7 +74,7 @@ OpFoldResult mo::foldBinaryElementwise(Operation *op, Attribute lhs,
   SmallVector<APInt> out;
   out.reserve(n);
   for (int64_t k = 0; k < n; ++k) {
-    std::optional<APInt> v = fn.i(lv[at(l, k)], rv[at(r, k)], isUnsigned);
+    std::optional<APInt> v = intFn(lv[at(l, k)], rv[at(r, k)], isUnsigned);
     if (!v)
       return {};
     out.push_back(*v);

@@ -2,12 +2,15 @@
 
 #include "mo/Dialect/MoOps.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
 using namespace mlir;
 using namespace mlir::mo;
+
+#include "Mo/MoInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "Mo/MoOps.cpp.inc"
@@ -473,6 +476,10 @@ LogicalResult BroadcastToOp::verify() {
 
 OpFoldResult BroadcastToOp::fold(FoldAdaptor) { return foldNoOpConversion(*this); }
 
+Value BroadcastToOp::buildScalar(OpBuilder &, Location, ValueRange args, Type) {
+  return args[0];
+}
+
 LogicalResult CastOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
   auto out = cast<mo::TensorType>(getType());
@@ -483,6 +490,17 @@ LogicalResult CastOp::verify() {
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor) { return foldNoOpConversion(*this); }
+
+Value CastOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
+                          Type element) {
+  Type dst = getType().getElementType();
+  Type builtinDst = dst;
+  if (auto i = dyn_cast<IntegerType>(dst))
+    builtinDst = IntegerType::get(getContext(), i.getWidth());
+  return scalar::convert(b, loc, args[0], builtinDst,
+                         element.isUnsignedInteger() || element.isInteger(1),
+                         dst.isUnsignedInteger());
+}
 
 //===----------------------------------------------------------------------===//
 // MutableLoadOp, MutableStoreOp

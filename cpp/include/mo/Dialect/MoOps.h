@@ -3,6 +3,7 @@
 #define MO_DIALECT_MOOPS_H
 
 #include "mo/Dialect/MoDialect.h"
+#include "mo/Dialect/MoScalar.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
@@ -26,10 +27,24 @@ LogicalResult inferBinaryElementwiseTypes(std::optional<Location> loc,
                                           ValueRange operands,
                                           SmallVectorImpl<Type> &inferred,
                                           bool isCompare);
+/// How a binary op of the registry folds (each part optional).
+struct BinaryFold {
+  /// The op on constant floats, integers (with signedness) and bools.
+  std::optional<APFloat> (*f)(APFloat, APFloat) = nullptr;
+  std::optional<APInt> (*i)(APInt, APInt, bool isUnsigned) = nullptr;
+  std::optional<APInt> (*boolean)(APInt, APInt, bool) = nullptr;
+  /// `e` with `x op e == x`.
+  std::optional<double> rightIdentity;
+  /// `x op x == x`.
+  bool idempotent = false;
+};
 /// Folds an elementwise binary op: constant operands, and identities such
 /// as `x + 0` or `x * 1` that leave the type unchanged.
-OpFoldResult foldBinaryElementwise(Operation *op, Attribute lhs, Attribute rhs);
+OpFoldResult foldBinaryElementwise(Operation *op, Attribute lhs, Attribute rhs,
+                                   const BinaryFold &rule);
 } // namespace mlir::mo
+
+#include "Mo/MoInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "Mo/MoOps.h.inc"
