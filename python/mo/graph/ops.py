@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from mo import _context
+from mo import _context, _opdefs
 from mo.dtype import DType, promote, promote_scalar
 from mo.graph.dim import AlgebraicDim, Dim, Shape, StaticDim
 from mo.graph.graph import (
@@ -240,59 +240,55 @@ def cast(x: TensorValue, dtype: DType) -> TensorValue:
                  lambda: _mo().CastOp(mlir_type(out), x._value))
 
 
-# -- elementwise families (one table each) -------------------------------------------
+# -- elementwise families (the registry's rows) ------------------------------------
 
-_BINARY = {
-    "add": "AddOp", "sub": "SubOp", "mul": "MulOp", "div": "DivOp",
-    "floordiv": "FloorDivOp", "mod": "ModOp", "pow": "PowOp",
-    "max": "MaxOp", "min": "MinOp",
-    # Comparisons: bool results.
-    "equal": "EqualOp", "not_equal": "NotEqualOp", "greater": "GreaterOp",
-    "greater_equal": "GreaterEqualOp", "less": "LessOp", "less_equal": "LessEqualOp",
-}
-# numpy defines these on booleans; the others (sub, div, ...) it rejects.
-_BOOL_OK = {"add", "mul", "max", "min", "equal", "not_equal", "greater", "greater_equal",
-            "less", "less_equal"}
-_UNARY = {
-    "abs": "AbsOp", "negative": "NegativeOp", "relu": "ReluOp", "ceil": "CeilOp",
-    "cos": "CosOp", "erf": "ErfOp", "exp": "ExpOp", "floor": "FloorOp", "log": "LogOp",
-    "log1p": "Log1pOp", "round": "RoundOp", "rsqrt": "RsqrtOp", "sigmoid": "SigmoidOp",
-    "silu": "SiluOp", "sin": "SinOp", "sqrt": "SqrtOp", "tanh": "TanhOp", "trunc": "TruncOp",
-}
-_FLOAT_ONLY = set(_UNARY) - {"abs", "negative", "relu"}
+# name -> op class, and the ops whose operand dtypes the registry restricts.
+_BINARY = {o.name: o.cls for o in _opdefs.family("binary")}
+_UNARY = {o.name: o.cls for o in _opdefs.family("unary")}
 
 
-def _make_binary(name: str, op_class: str) -> Callable[[Any, Any], TensorValue]:
+def _check_kind(opdef: _opdefs.OpDef, inputs: list, dtype: DType) -> None:
+    """The registry's element kinds, checked before building (the verifier
+    checks the same rule, with the same kinds text)."""
+    if not opdef.accepts(dtype):
+        raise op_error(opdef.name, inputs, f"{opdef.name} is defined on {opdef.kinds_text} "
+                                           f"tensors, got {dtype.name} (cast it first)")
+
+
+def _make_binary(opdef: _opdefs.OpDef) -> Callable[[Any, Any], TensorValue]:
+    name = opdef.name
+
     def fn(lhs: Any, rhs: Any) -> TensorValue:
         a, b = _binary_operands(name, lhs, rhs)
-        if a.dtype is DType.bool and name not in _BOOL_OK:
-            raise op_error(name, [a, b], f"{name} is not defined for bool tensors (cast first)")
+        _check_kind(opdef, [a, b], a.dtype)
         return build(name, [a, b], a.graph,
-                     lambda: getattr(_mo(), op_class)(a._value, b._value))
+                     lambda: getattr(_mo(), opdef.cls)(a._value, b._value))
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and MAX dtype promotion."
+    fn.__doc__ = (f"{opdef.summary[0].upper()}{opdef.summary[1:]} and MAX dtype promotion "
+                  f"(``numpy.{opdef.reference}``); defined on {opdef.kinds_text} tensors.")
     return fn
 
 
-def _make_unary(name: str, op_class: str) -> Callable[[Any], TensorValue]:
+def _make_unary(opdef: _opdefs.OpDef) -> Callable[[Any], TensorValue]:
+    name = opdef.name
+
     def fn(x: Any) -> TensorValue:
         x = as_tensor_value(x)
-        if name in _FLOAT_ONLY and not x.dtype.is_float:
-            raise op_error(name, [x], f"{name} needs a floating-point tensor, got {x.dtype.name} "
-                                      "(cast it first)")
-        return build(name, [x], x.graph, lambda: getattr(_mo(), op_class)(x._value))
+        _check_kind(opdef, [x], x.dtype)
+        return build(name, [x], x.graph, lambda: getattr(_mo(), opdef.cls)(x._value))
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Elementwise ``{name}``."
+    fn.__doc__ = (f"{opdef.summary[0].upper()}{opdef.summary[1:]}; defined on "
+                  f"{opdef.kinds_text} tensors.")
     return fn
 
 
-for _name, _cls in _BINARY.items():
-    globals()[_name] = _make_binary(_name, _cls)
-for _name, _cls in _UNARY.items():
-    globals()[_name] = _make_unary(_name, _cls)
-del _name, _cls
+for _def in _opdefs.family("binary"):
+    globals()[_def.name] = _make_binary(_def)
+for _def in _opdefs.family("unary"):
+    globals()[_def.name] = _make_unary(_def)
+del _def
 maximum, minimum = globals()["max"], globals()["min"]
 
 
