@@ -101,3 +101,107 @@ mo.graph @bools() -> (!mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>
   %4 = mo.less(%t, %f) : (!mo.tensor<[], i1>, !mo.tensor<[], i1>) -> !mo.tensor<[], i1>
   mo.output %0, %1, %2, %3, %4 : !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>, !mo.tensor<[], i1>
 }
+
+// -----
+
+// The identity permutation folds to the operand, symbolic dims and rank 0 included.
+// CHECK-LABEL: mo.graph @fold_transpose_identity
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[n, 4], f32>, %[[S:[^:]+]]: !mo.tensor<[], f32>)
+// CHECK-NOT: mo.transpose
+// CHECK: mo.output %[[X]], %[[S]] : !mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>
+mo.graph @fold_transpose_identity<n>(%x: !mo.tensor<[n, 4], f32>, %s: !mo.tensor<[], f32>) -> (!mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) {
+  %0 = mo.transpose %x [0, 1] : !mo.tensor<[n, 4], f32> -> !mo.tensor<[n, 4], f32>
+  %1 = mo.transpose %s [] : !mo.tensor<[], f32> -> !mo.tensor<[], f32>
+  mo.output %0, %1 : !mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>
+}
+
+// -----
+
+// no_fold: swapping two equal dims keeps the type but moves the elements.
+// CHECK-LABEL: mo.graph @no_fold_transpose_swap
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[3, 3], f32>)
+// CHECK: %[[T:.+]] = mo.transpose %[[X]] [1, 0] : !mo.tensor<[3, 3], f32> -> !mo.tensor<[3, 3], f32>
+// CHECK: mo.output %[[T]]
+mo.graph @no_fold_transpose_swap(%x: !mo.tensor<[3, 3], f32>) -> !mo.tensor<[3, 3], f32> {
+  %0 = mo.transpose %x [1, 0] : !mo.tensor<[3, 3], f32> -> !mo.tensor<[3, 3], f32>
+  mo.output %0 : !mo.tensor<[3, 3], f32>
+}
+
+// -----
+
+// A reshape to the operand's own type folds to the operand.
+// CHECK-LABEL: mo.graph @fold_reshape_same_type
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[n * 2, 4], f32>)
+// CHECK-NOT: mo.reshape
+// CHECK: mo.output %[[X]] : !mo.tensor<[n * 2, 4], f32>
+mo.graph @fold_reshape_same_type<n>(%x: !mo.tensor<[n * 2, 4], f32>) -> !mo.tensor<[n * 2, 4], f32> {
+  %0 = mo.reshape %x : !mo.tensor<[n * 2, 4], f32> -> !mo.tensor<[n * 2, 4], f32>
+  mo.output %0 : !mo.tensor<[n * 2, 4], f32>
+}
+
+// -----
+
+// no_fold: a reshape to another shape of the same size stays.
+// CHECK-LABEL: mo.graph @no_fold_reshape
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[2, 3], f32>)
+// CHECK: %[[R:.+]] = mo.reshape %[[X]] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[3, 2], f32>
+// CHECK: mo.output %[[R]]
+mo.graph @no_fold_reshape(%x: !mo.tensor<[2, 3], f32>) -> !mo.tensor<[3, 2], f32> {
+  %0 = mo.reshape %x : !mo.tensor<[2, 3], f32> -> !mo.tensor<[3, 2], f32>
+  mo.output %0 : !mo.tensor<[3, 2], f32>
+}
+
+// -----
+
+// A broadcast_to the operand's own shape folds to the operand.
+// CHECK-LABEL: mo.graph @fold_broadcast_to_same_type
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[n, 2], f32, gpu:0>)
+// CHECK-NOT: mo.broadcast_to
+// CHECK: mo.output %[[X]] : !mo.tensor<[n, 2], f32, gpu:0>
+mo.graph @fold_broadcast_to_same_type<n>(%x: !mo.tensor<[n, 2], f32, gpu:0>) -> !mo.tensor<[n, 2], f32, gpu:0> {
+  %0 = mo.broadcast_to %x : !mo.tensor<[n, 2], f32, gpu:0> -> !mo.tensor<[n, 2], f32, gpu:0>
+  mo.output %0 : !mo.tensor<[n, 2], f32, gpu:0>
+}
+
+// -----
+
+// no_fold: a broadcast that adds a dim or stretches a 1 stays.
+// CHECK-LABEL: mo.graph @no_fold_broadcast_to
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[2], f32>, %[[Y:[^:]+]]: !mo.tensor<[1, 2], f32>)
+// CHECK: %[[B0:.+]] = mo.broadcast_to %[[X]] : !mo.tensor<[2], f32> -> !mo.tensor<[3, 2], f32>
+// CHECK: %[[B1:.+]] = mo.broadcast_to %[[Y]] : !mo.tensor<[1, 2], f32> -> !mo.tensor<[3, 2], f32>
+// CHECK: mo.output %[[B0]], %[[B1]]
+mo.graph @no_fold_broadcast_to(%x: !mo.tensor<[2], f32>, %y: !mo.tensor<[1, 2], f32>) -> (!mo.tensor<[3, 2], f32>, !mo.tensor<[3, 2], f32>) {
+  %0 = mo.broadcast_to %x : !mo.tensor<[2], f32> -> !mo.tensor<[3, 2], f32>
+  %1 = mo.broadcast_to %y : !mo.tensor<[1, 2], f32> -> !mo.tensor<[3, 2], f32>
+  mo.output %0, %1 : !mo.tensor<[3, 2], f32>, !mo.tensor<[3, 2], f32>
+}
+
+// -----
+
+// A cast to the operand's own element type folds to the operand.
+// CHECK-LABEL: mo.graph @fold_cast_same_type
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[n], si32>)
+// CHECK-NOT: mo.cast
+// CHECK: mo.output %[[X]] : !mo.tensor<[n], si32>
+mo.graph @fold_cast_same_type<n>(%x: !mo.tensor<[n], si32>) -> !mo.tensor<[n], si32> {
+  %0 = mo.cast %x : !mo.tensor<[n], si32> -> !mo.tensor<[n], si32>
+  mo.output %0 : !mo.tensor<[n], si32>
+}
+
+// -----
+
+// no_fold: casts that change the element type stay, including si32 -> ui32
+// (same bits, other type) and f32 -> f16 -> f32 (rounds).
+// CHECK-LABEL: mo.graph @no_fold_cast
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[2], si32>, %[[F:[^:]+]]: !mo.tensor<[2], f32>)
+// CHECK: %[[U:.+]] = mo.cast %[[X]] : !mo.tensor<[2], si32> -> !mo.tensor<[2], ui32>
+// CHECK: %[[H:.+]] = mo.cast %[[F]] : !mo.tensor<[2], f32> -> !mo.tensor<[2], f16>
+// CHECK: %[[B:.+]] = mo.cast %[[H]] : !mo.tensor<[2], f16> -> !mo.tensor<[2], f32>
+// CHECK: mo.output %[[U]], %[[B]]
+mo.graph @no_fold_cast(%x: !mo.tensor<[2], si32>, %f: !mo.tensor<[2], f32>) -> (!mo.tensor<[2], ui32>, !mo.tensor<[2], f32>) {
+  %0 = mo.cast %x : !mo.tensor<[2], si32> -> !mo.tensor<[2], ui32>
+  %1 = mo.cast %f : !mo.tensor<[2], f32> -> !mo.tensor<[2], f16>
+  %2 = mo.cast %1 : !mo.tensor<[2], f16> -> !mo.tensor<[2], f32>
+  mo.output %0, %2 : !mo.tensor<[2], ui32>, !mo.tensor<[2], f32>
+}

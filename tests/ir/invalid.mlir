@@ -1,57 +1,96 @@
-// One case per verifier and parser message of the mo dialect.
+// One case per verifier and parser message of the mo dialect (the messages of
+// cpp/lib/Dialect/*.cpp, and the ODS-generated ones worth pinning);
+// tests/python/test_diagnostics_coverage.py checks that none is missing.
 // RUN: mo-opt %s --split-input-file --verify-diagnostics
 
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+// The type parser rejects negative static dims.
 // expected-error @+1 {{dims must be non-negative, got -3}}
 mo.graph @f(%x: !mo.tensor<[-3], f32>) { mo.output }
 
 // -----
 
-// expected-error @+1 {{symbolic dim 'a.b' is not an identifier}}
+// The type parser rejects symbolic dims that are not identifiers.
+// expected-error @+1 {{symbolic dim 'a.b' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
 mo.graph @f(%x: !mo.tensor<[a.b], f32>) { mo.output }
 
 // -----
 
+// The type verifier (not the parser) rejects the dim keywords as symbolic names.
+// expected-error @+1 {{symbolic dim 'mod' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
+mo.graph @f(%x: !mo.tensor<[mod], f32>) { mo.output }
+
+// -----
+
+// A dim is an integer, a name, '?' or a parenthesized expression, not a string.
 // expected-error @+1 {{expected a dim: an integer, a symbolic name, '?' or a parenthesized expression}}
 mo.graph @f(%x: !mo.tensor<["n"], f32>) { mo.output }
 
 // -----
 
+// Element types are the mo dtypes: signless i32 is not one.
 // expected-error @+1 {{unsupported element type 'i32': expected i1, si8..si64, ui8..ui64, f16, bf16, f32 or f64}}
 mo.graph @f(%x: !mo.tensor<[2], i32>) { mo.output }
 
 // -----
 
+// !mo.buffer shares the tensor type's verifier.
+// expected-error @+1 {{unsupported element type 'f8E4M3FN': expected i1, si8..si64, ui8..ui64, f16, bf16, f32 or f64}}
+mo.graph @f(%b: !mo.buffer<[2], f8E4M3FN>) { mo.output }
+
+// -----
+
+// Device kinds are cpu and gpu.
 // expected-error @+1 {{unknown device kind 'tpu', expected 'cpu' or 'gpu'}}
 mo.graph @f(%x: !mo.tensor<[2], f32, tpu:0>) { mo.output }
 
 // -----
 
+// Device ids are non-negative.
 // expected-error @+1 {{device id must be non-negative, got -1}}
 mo.graph @f(%x: !mo.tensor<[2], f32, gpu:-1>) { mo.output }
 
 // -----
 
+// The operands of a dim expression are dims, not a float.
 // expected-error @+1 {{expected a dim (integer, symbolic name, '?' or expression), got 1.500000e+00 : f32}}
 mo.graph @f() attributes {d = #mo.dim_expr<mul, 1.5 : f32, 2 : i64>} { mo.output }
 
 // -----
 
+// The operands of a dim expression are verified: no negative static dim.
+// expected-error @+1 {{dims must be non-negative, got -3}}
+mo.graph @f() attributes {d = #mo.dim_expr<mul, -3 : i64, 2 : i64>} { mo.output }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// mo.graph, mo.output, mo.call
+//===----------------------------------------------------------------------===//
+
+// A graph declares each symbolic dim once.
 // expected-error @+1 {{'mo.graph' op declares symbolic dim 'n' twice}}
 mo.graph @f<n, n>(%x: !mo.tensor<[n], f32>) { mo.output }
 
 // -----
 
-// expected-error @+1 {{'mo.graph' op symbolic dim 'a.b' is not an identifier}}
+// Declared symbolic dims are identifiers.
+// expected-error @+1 {{'mo.graph' op symbolic dim 'a.b' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)}}
 mo.graph @f<a.b>() { mo.output }
 
 // -----
 
+// Every symbolic dim of an argument type is declared on the graph.
 // expected-error @+1 {{'mo.graph' op argument 1 uses symbolic dim 'seq' which is not declared in the graph's parameters (`@f<seq>`)}}
 mo.graph @f<batch>(%x: !mo.tensor<[batch], f32>, %y: !mo.tensor<[batch * seq], f32>) { mo.output }
 
 // -----
 
-// expected-error @+1 {{'mo.graph' op result 0 uses symbolic dim 'n' which is not declared}}
+// Every symbolic dim of a result type is declared on the graph.
+// expected-error @+1 {{'mo.graph' op result 0 uses symbolic dim 'n' which is not declared in the graph's parameters (`@f<n>`)}}
 mo.graph @f() -> !mo.tensor<[n], f32> {
   %y = mo.constant.external "y" : !mo.tensor<[n], f32>
   mo.output %y : !mo.tensor<[n], f32>
@@ -59,11 +98,13 @@ mo.graph @f() -> !mo.tensor<[n], f32> {
 
 // -----
 
+// A graph has a body: there are no graph declarations.
 // expected-error @+1 {{'mo.graph' op must have a body}}
 mo.graph private @f()
 
 // -----
 
+// mo.output returns as many values as the graph declares.
 mo.graph @f(%x: !mo.tensor<[2], f32>) -> !mo.tensor<[2], f32> {
   // expected-error @+1 {{'mo.output' op has 0 operands, but the enclosing graph @f returns 1}}
   mo.output
@@ -71,6 +112,7 @@ mo.graph @f(%x: !mo.tensor<[2], f32>) -> !mo.tensor<[2], f32> {
 
 // -----
 
+// mo.output returns values of the graph's result types.
 mo.graph @f(%x: !mo.tensor<[2], f32>) -> !mo.tensor<[3], f32> {
   // expected-error @+1 {{'mo.output' op operand 0 has type '!mo.tensor<[2], f32>', but the enclosing graph returns '!mo.tensor<[3], f32>'}}
   mo.output %x : !mo.tensor<[2], f32>
@@ -78,11 +120,13 @@ mo.graph @f(%x: !mo.tensor<[2], f32>) -> !mo.tensor<[3], f32> {
 
 // -----
 
+// mo.output terminates a mo.graph only (ODS HasParent).
 // expected-error @+1 {{'mo.output' op expects parent op 'mo.graph'}}
 mo.output
 
 // -----
 
+// mo.call names an existing graph.
 mo.graph @f() {
   // expected-error @+1 {{'mo.call' op '@missing' does not reference a valid mo.graph}}
   mo.call @missing() : () -> ()
@@ -91,6 +135,7 @@ mo.graph @f() {
 
 // -----
 
+// mo.call passes as many operands as the callee takes.
 mo.graph private @g(%x: !mo.tensor<[2], f32>) { mo.output }
 mo.graph @f() {
   // expected-error @+1 {{'mo.call' op passes 0 operands, but @g takes 1}}
@@ -100,6 +145,7 @@ mo.graph @f() {
 
 // -----
 
+// mo.call has as many results as the callee returns.
 mo.graph private @g() -> !mo.chain {
   %c = mo.chain.create
   mo.output %c : !mo.chain
@@ -112,6 +158,7 @@ mo.graph @f() {
 
 // -----
 
+// mo.call operand types equal the callee's argument types, symbolic dims included.
 mo.graph private @g<n>(%x: !mo.tensor<[n], f32>, %y: !mo.tensor<[n], f32>) { mo.output }
 mo.graph @f<n, m>(%a: !mo.tensor<[n], f32>, %b: !mo.tensor<[m], f32>) {
   // expected-error @+1 {{'mo.call' op operand 1 has type '!mo.tensor<[m], f32>', but @g expects '!mo.tensor<[n], f32>'}}
@@ -121,6 +168,7 @@ mo.graph @f<n, m>(%a: !mo.tensor<[n], f32>, %b: !mo.tensor<[m], f32>) {
 
 // -----
 
+// mo.call result types equal the callee's result types.
 mo.graph private @g<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n * 2], f32> {
   %y = mo.constant.external "y" : !mo.tensor<[n * 2], f32>
   mo.output %y : !mo.tensor<[n * 2], f32>
@@ -133,6 +181,11 @@ mo.graph @f<n>(%a: !mo.tensor<[n], f32>) {
 
 // -----
 
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+// A constant has a static shape.
 mo.graph @f<n>() {
   // expected-error @+1 {{'mo.constant' op result type '!mo.tensor<[n], f32>' must have a static shape}}
   %c = mo.constant dense<1.0> : tensor<2xf32> : !mo.tensor<[n], f32>
@@ -141,6 +194,7 @@ mo.graph @f<n>() {
 
 // -----
 
+// A constant's value has the result's shape.
 mo.graph @f() {
   // expected-error @+1 {{'mo.constant' op value shape 'tensor<2xf32>' does not match result type '!mo.tensor<[3], f32>'}}
   %c = mo.constant dense<1.0> : tensor<2xf32> : !mo.tensor<[3], f32>
@@ -149,6 +203,7 @@ mo.graph @f() {
 
 // -----
 
+// A constant's value has the result's element type.
 mo.graph @f() {
   // expected-error @+1 {{'mo.constant' op value element type 'f64' does not match result element type 'f32'}}
   %c = mo.constant dense<1.0> : tensor<2xf64> : !mo.tensor<[2], f32>
@@ -157,6 +212,7 @@ mo.graph @f() {
 
 // -----
 
+// An external constant (weight) has a name.
 mo.graph @f() {
   // expected-error @+1 {{'mo.constant.external' op requires a non-empty weight name}}
   %w = mo.constant.external "" : !mo.tensor<[2], f32>
@@ -165,6 +221,11 @@ mo.graph @f() {
 
 // -----
 
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+// Binary operands have one element type: no implicit promotion.
 mo.graph @f(%a: !mo.tensor<[2], f32>, %b: !mo.tensor<[2], f64>) {
   // expected-error @+2 {{operands have different element types: 'f32' vs 'f64' (cast one of them explicitly)}}
   // expected-error @+1 {{'mo.add' op failed to infer returned types}}
@@ -174,6 +235,7 @@ mo.graph @f(%a: !mo.tensor<[2], f32>, %b: !mo.tensor<[2], f64>) {
 
 // -----
 
+// Binary operands live on one device.
 mo.graph @f(%a: !mo.tensor<[2], f32, cpu:0>, %b: !mo.tensor<[2], f32, gpu:0>) {
   // expected-error @+2 {{operands are on different devices: !mo.tensor<[2], f32, cpu:0> vs !mo.tensor<[2], f32, gpu:0>}}
   // expected-error @+1 {{'mo.mul' op failed to infer returned types}}
@@ -183,6 +245,7 @@ mo.graph @f(%a: !mo.tensor<[2], f32, cpu:0>, %b: !mo.tensor<[2], f32, gpu:0>) {
 
 // -----
 
+// Binary operands broadcast like numpy: 3 and 4 do not.
 mo.graph @f<n>(%a: !mo.tensor<[n, 3], f32>, %b: !mo.tensor<[4], f32>) {
   // expected-error @+2 {{cannot broadcast [n, 3] with [4]: dims 3 and 4 differ}}
   // expected-error @+1 {{'mo.sub' op failed to infer returned types}}
@@ -192,6 +255,7 @@ mo.graph @f<n>(%a: !mo.tensor<[n, 3], f32>, %b: !mo.tensor<[4], f32>) {
 
 // -----
 
+// The result type of a binary op is the broadcast shape (ODS InferTypeOpInterface).
 mo.graph @f(%a: !mo.tensor<[2, 1], f32>, %b: !mo.tensor<[3], f32>) {
   // expected-error @+2 {{'mo.div' op inferred type(s) '!mo.tensor<[2, 3], f32>' are incompatible with return type(s) of operation '!mo.tensor<[2, 1], f32>'}}
   // expected-error @+1 {{'mo.div' op failed to infer returned types}}
@@ -201,6 +265,336 @@ mo.graph @f(%a: !mo.tensor<[2, 1], f32>, %b: !mo.tensor<[3], f32>) {
 
 // -----
 
+// A comparison returns i1 elements, not its operands' element type.
+mo.graph @f(%a: !mo.tensor<[2], f32>) {
+  // expected-error @+2 {{'mo.less' op inferred type(s) '!mo.tensor<[2], i1>' are incompatible with return type(s) of operation '!mo.tensor<[2], f32>'}}
+  // expected-error @+1 {{'mo.less' op failed to infer returned types}}
+  %r = mo.less(%a, %a) : (!mo.tensor<[2], f32>, !mo.tensor<[2], f32>) -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// Operands are !mo.tensor values (ODS constraint; it fires before type inference,
+// so inference's own "operands must be !mo.tensor values" is reached only from builders).
+mo.graph @f(%a: tensor<2xf32>, %b: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.add' op operand #0 must be mo tensor, but got 'tensor<2xf32>'}}
+  %r = "mo.add"(%a, %b) : (tensor<2xf32>, !mo.tensor<[2], f32>) -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// An op accepts only the element kinds of its registry row: no sub of bools (ODS constraint).
+mo.graph @f(%a: !mo.tensor<[2], i1>) {
+  // expected-error @+1 {{'mo.sub' op operand #0 must be mo tensor of floating-point or signed integer or unsigned integer values, but got '!mo.tensor<[2], i1>'}}
+  %r = mo.sub(%a, %a) : (!mo.tensor<[2], i1>, !mo.tensor<[2], i1>) -> !mo.tensor<[2], i1>
+  mo.output
+}
+
+// -----
+
+// Float-only unary ops reject integer tensors (ODS constraint).
+mo.graph @f(%a: !mo.tensor<[2], si32>) {
+  // expected-error @+1 {{'mo.exp' op operand #0 must be mo tensor of floating-point values, but got '!mo.tensor<[2], si32>'}}
+  %r = mo.exp %a : !mo.tensor<[2], si32>
+  mo.output
+}
+
+// -----
+
+// A unary op's result type is its operand's (ODS SameOperandsAndResultType).
+mo.graph @f(%a: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.relu' op requires the same type for all operands and results}}
+  %r = "mo.relu"(%a) : (!mo.tensor<[2], f32>) -> !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// mo.matmul
+//===----------------------------------------------------------------------===//
+
+// Matmul operands are at least matrices.
+mo.graph @f(%a: !mo.tensor<[2], f32>, %b: !mo.tensor<[2, 3], f32>) {
+  // expected-error @+2 {{matmul operands must have rank >= 2, got [2] and [2, 3]}}
+  // expected-error @+1 {{'mo.matmul' op failed to infer returned types}}
+  %r = mo.matmul(%a, %b) : (!mo.tensor<[2], f32>, !mo.tensor<[2, 3], f32>) -> !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+// Matmul contracts lhs's last dim with rhs's second to last: 3 vs 4.
+mo.graph @f(%a: !mo.tensor<[2, 3], f32>, %b: !mo.tensor<[4, 5], f32>) {
+  // expected-error @+2 {{contracting dims differ: [2, 3] @ [4, 5]}}
+  // expected-error @+1 {{'mo.matmul' op failed to infer returned types}}
+  %r = mo.matmul(%a, %b) : (!mo.tensor<[2, 3], f32>, !mo.tensor<[4, 5], f32>) -> !mo.tensor<[2, 5], f32>
+  mo.output
+}
+
+// -----
+
+// Matmul batch dims broadcast like numpy: 2 and 4 do not.
+mo.graph @f(%a: !mo.tensor<[2, 2, 3], f32>, %b: !mo.tensor<[4, 3, 5], f32>) {
+  // expected-error @+2 {{cannot broadcast [2] with [4]: dims 2 and 4 differ}}
+  // expected-error @+1 {{'mo.matmul' op failed to infer returned types}}
+  %r = mo.matmul(%a, %b) : (!mo.tensor<[2, 2, 3], f32>, !mo.tensor<[4, 3, 5], f32>) -> !mo.tensor<[2, 2, 5], f32>
+  mo.output
+}
+
+// -----
+
+// Matmul's result type is [..., M, N] (ODS InferTypeOpInterface).
+mo.graph @f(%a: !mo.tensor<[2, 3], f32>, %b: !mo.tensor<[3, 5], f32>) {
+  // expected-error @+2 {{'mo.matmul' op inferred type(s) '!mo.tensor<[2, 5], f32>' are incompatible with return type(s) of operation '!mo.tensor<[2, 4], f32>'}}
+  // expected-error @+1 {{'mo.matmul' op failed to infer returned types}}
+  %r = mo.matmul(%a, %b) : (!mo.tensor<[2, 3], f32>, !mo.tensor<[3, 5], f32>) -> !mo.tensor<[2, 4], f32>
+  mo.output
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Shape ops: mo.reshape, mo.transpose, mo.slice, mo.broadcast_to, mo.cast
+//===----------------------------------------------------------------------===//
+
+// Shape ops keep the device (verifyKeepsElementAndDevice, here via reshape).
+mo.graph @f(%x: !mo.tensor<[2], f32, cpu:0>) {
+  // expected-error @+1 {{'mo.reshape' op must keep the element type and device, got '!mo.tensor<[2], f32, cpu:0>' -> '!mo.tensor<[2, 1], f32, gpu:0>'}}
+  %y = mo.reshape %x : !mo.tensor<[2], f32, cpu:0> -> !mo.tensor<[2, 1], f32, gpu:0>
+  mo.output
+}
+
+// -----
+
+// A reshape keeps the number of elements when both sides are static.
+mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
+  // expected-error @+1 {{'mo.reshape' op cannot reshape [2, 3] (6 elements) to [4] (4 elements)}}
+  %y = mo.reshape %x : !mo.tensor<[2, 3], f32> -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// A transpose's permutation has one entry per dim.
+mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
+  // expected-error @+1 {{'mo.transpose' op permutation has 1 entries for a rank-2 tensor}}
+  %y = mo.transpose %x [1] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+// A transpose's permutation names each dim once: no repeats.
+mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
+  // expected-error @+1 {{'mo.transpose' op permutation must be a permutation of 0..1}}
+  %y = mo.transpose %x [0, 0] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[2, 2], f32>
+  mo.output
+}
+
+// -----
+
+// A transpose's permutation names existing dims only.
+mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
+  // expected-error @+1 {{'mo.transpose' op permutation must be a permutation of 0..1}}
+  %y = mo.transpose %x [0, 2] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[2, 3], f32>
+  mo.output
+}
+
+// -----
+
+// A transpose's result dims are the permuted operand dims.
+mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
+  // expected-error @+1 {{'mo.transpose' op result must be '!mo.tensor<[3, 2], f32>', got '!mo.tensor<[2, 3], f32>'}}
+  %y = mo.transpose %x [1, 0] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[2, 3], f32>
+  mo.output
+}
+
+// -----
+
+// A slice keeps the rank.
+mo.graph @f(%x: !mo.tensor<[8, 4], f32>) {
+  // expected-error @+1 {{'mo.slice' op must keep the rank, element type and device, got '!mo.tensor<[8, 4], f32>' -> '!mo.tensor<[8], f32>'}}
+  %y = mo.slice %x {starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : !mo.tensor<[8, 4], f32> -> !mo.tensor<[8], f32>
+  mo.output
+}
+
+// -----
+
+// A slice has one start and one step per dim.
+mo.graph @f(%x: !mo.tensor<[8, 4], f32>) {
+  // expected-error @+1 {{'mo.slice' op needs one start and one step per dim (2)}}
+  %y = mo.slice %x {starts = array<i64: 0>, steps = array<i64: 1, 1>} : !mo.tensor<[8, 4], f32> -> !mo.tensor<[8, 4], f32>
+  mo.output
+}
+
+// -----
+
+// A slice's steps are positive.
+mo.graph @f(%x: !mo.tensor<[8, 4], f32>) {
+  // expected-error @+1 {{'mo.slice' op dim 1: start must be >= 0 and step >= 1, got start 0 step 0}}
+  %y = mo.slice %x {starts = array<i64: 0, 0>, steps = array<i64: 1, 0>} : !mo.tensor<[8, 4], f32> -> !mo.tensor<[8, 4], f32>
+  mo.output
+}
+
+// -----
+
+// A slice's starts are non-negative (no Python-style negative indices in IR).
+mo.graph @f(%x: !mo.tensor<[8, 4], f32>) {
+  // expected-error @+1 {{'mo.slice' op dim 0: start must be >= 0 and step >= 1, got start -1 step 1}}
+  %y = mo.slice %x {starts = array<i64: -1, 0>, steps = array<i64: 1, 1>} : !mo.tensor<[8, 4], f32> -> !mo.tensor<[1, 4], f32>
+  mo.output
+}
+
+// -----
+
+// A symbolic result dim of a slice is the whole operand dim (start 0, step 1).
+mo.graph @f<n>(%x: !mo.tensor<[8, n], f32>) {
+  // expected-error @+1 {{'mo.slice' op dim 1: a symbolic window must be the whole dim}}
+  %y = mo.slice %x {starts = array<i64: 0, 1>, steps = array<i64: 1, 1>} : !mo.tensor<[8, n], f32> -> !mo.tensor<[8, n], f32>
+  mo.output
+}
+
+// -----
+
+// A slice's window stays inside a static dim: 1 + 4 * 2 = 9 >= 8.
+mo.graph @f(%x: !mo.tensor<[8], f32>) {
+  // expected-error @+1 {{'mo.slice' op dim 0: window of 5 elements from 1 step 2 exceeds size 8}}
+  %y = mo.slice %x {starts = array<i64: 1>, steps = array<i64: 2>} : !mo.tensor<[8], f32> -> !mo.tensor<[5], f32>
+  mo.output
+}
+
+// -----
+
+// broadcast_to keeps the element type (verifyKeepsElementAndDevice).
+mo.graph @f(%x: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.broadcast_to' op must keep the element type and device, got '!mo.tensor<[2], f32>' -> '!mo.tensor<[3, 2], f16>'}}
+  %y = mo.broadcast_to %x : !mo.tensor<[2], f32> -> !mo.tensor<[3, 2], f16>
+  mo.output
+}
+
+// -----
+
+// broadcast_to stretches only dims of size 1: 2 does not become 3.
+mo.graph @f(%x: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.broadcast_to' op cannot broadcast [2] to [3]}}
+  %y = mo.broadcast_to %x : !mo.tensor<[2], f32> -> !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+// broadcast_to never drops dims, not even ones of size 1.
+mo.graph @f(%x: !mo.tensor<[1, 3], f32>) {
+  // expected-error @+1 {{'mo.broadcast_to' op cannot broadcast [1, 3] to [3]}}
+  %y = mo.broadcast_to %x : !mo.tensor<[1, 3], f32> -> !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+// A cast changes the element type only.
+mo.graph @f(%x: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.cast' op must keep the shape and device, got '!mo.tensor<[2], f32>' -> '!mo.tensor<[3], f16>'}}
+  %y = mo.cast %x : !mo.tensor<[2], f32> -> !mo.tensor<[3], f16>
+  mo.output
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Buffers: mo.mutable.load, mo.mutable.store
+//===----------------------------------------------------------------------===//
+
+// A load's result has the buffer's element type (and shape and device).
+mo.graph @f(%b: !mo.buffer<[4], f32>) {
+  // expected-error @+1 {{'mo.mutable.load' op result '!mo.tensor<[4], f16>' must have the buffer's shape, element type and device ('!mo.buffer<[4], f32>')}}
+  %y = mo.mutable.load %b : !mo.buffer<[4], f32> -> !mo.tensor<[4], f16>
+  mo.output
+}
+
+// -----
+
+// A store writes into a buffer, not a tensor (ODS constraint).
+mo.graph @f(%x: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.mutable.store' op operand #1 must be mo buffer, but got '!mo.tensor<[2], f32>'}}
+  mo.mutable.store %x, %x : !mo.tensor<[2], f32>, !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// A stored value has the buffer's element type (and device).
+mo.graph @f(%b: !mo.buffer<[4], f32>, %v: !mo.tensor<[4], f16>) {
+  // expected-error @+1 {{'mo.mutable.store' op value '!mo.tensor<[4], f16>' must have the buffer's element type and device ('!mo.buffer<[4], f32>')}}
+  mo.mutable.store %v, %b : !mo.tensor<[4], f16>, !mo.buffer<[4], f32>
+  mo.output
+}
+
+// -----
+
+// A stored value has the buffer's rank.
+mo.graph @f(%b: !mo.buffer<[4], f32>, %v: !mo.tensor<[2, 2], f32>) {
+  // expected-error @+1 {{'mo.mutable.store' op value rank 2 differs from buffer rank 1}}
+  mo.mutable.store %v, %b : !mo.tensor<[2, 2], f32>, !mo.buffer<[4], f32>
+  mo.output
+}
+
+// -----
+
+// A store with steps also has starts.
+mo.graph @f(%b: !mo.buffer<[4], f32>, %v: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.mutable.store' op steps require starts}}
+  mo.mutable.store %v, %b {steps = array<i64: 1>} : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
+  mo.output
+}
+
+// -----
+
+// A store without a window fills the whole buffer.
+mo.graph @f(%b: !mo.buffer<[4], f32>, %v: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.mutable.store' op value shape [2] must equal the buffer shape [4] (or give starts/steps)}}
+  mo.mutable.store %v, %b : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
+  mo.output
+}
+
+// -----
+
+// A store with starts also has steps.
+mo.graph @f(%b: !mo.buffer<[4], f32>, %v: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.mutable.store' op needs one start and one step per buffer dim (1)}}
+  mo.mutable.store %v, %b {starts = array<i64: 1>} : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
+  mo.output
+}
+
+// -----
+
+// A store's window stays inside the buffer: 3 + 1 * 1 = 4 >= 4.
+mo.graph @f(%b: !mo.buffer<[4], f32>, %v: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.mutable.store' op dim 0: window of 2 elements from 3 step 1 exceeds size 4}}
+  mo.mutable.store %v, %b {starts = array<i64: 3>, steps = array<i64: 1>} : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
+  mo.output
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Quantization: mo.dequantize, mo.qmatmul
+//===----------------------------------------------------------------------===//
+
+// An unknown quantization encoding is a parse error that lists the valid ones.
+mo.graph @f(%q: !mo.tensor<[4, 18], ui8>) {
+  // expected-error @+2 {{custom op 'mo.dequantize' expected ::mlir::mo::QuantEncoding to be one of: q4_0, q4_k, q5_k, q6_k}}
+  // expected-error @+1 {{custom op 'mo.dequantize' failed to parse Mo_QuantEncodingAttr parameter 'value'}}
+  %0 = mo.dequantize q9_0 %q : !mo.tensor<[4, 18], ui8> -> !mo.tensor<[4, 32], f32>
+  mo.output
+}
+
+// -----
+
+// Quantized rows are bytes (uint8).
 mo.graph @f(%q: !mo.tensor<[4, 36], si8>) {
   // expected-error @+1 {{'mo.dequantize' op input must be uint8, got 'si8'}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 36], si8> -> !mo.tensor<[4, 64], f32>
@@ -209,6 +603,16 @@ mo.graph @f(%q: !mo.tensor<[4, 36], si8>) {
 
 // -----
 
+// Quantized input has at least one dim (the row of bytes).
+mo.graph @f(%q: !mo.tensor<[], ui8>) {
+  // expected-error @+1 {{'mo.dequantize' op input must have rank >= 1}}
+  %0 = mo.dequantize q4_0 %q : !mo.tensor<[], ui8> -> !mo.tensor<[], f32>
+  mo.output
+}
+
+// -----
+
+// Quantized rows hold whole blocks (18 bytes for q4_0).
 mo.graph @f(%q: !mo.tensor<[4, 20], ui8>) {
   // expected-error @+1 {{'mo.dequantize' op input last dim 20 is not a multiple of the q4_0 block size (18 bytes per 32 values)}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 20], ui8> -> !mo.tensor<[4, 32], f32>
@@ -217,6 +621,7 @@ mo.graph @f(%q: !mo.tensor<[4, 20], ui8>) {
 
 // -----
 
+// The row length in bytes is static.
 mo.graph @f<n>(%q: !mo.tensor<[4, n], ui8>) {
   // expected-error @+1 {{'mo.dequantize' op input must have a static last dim, got [4, n]}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, n], ui8> -> !mo.tensor<[4, 32], f32>
@@ -225,6 +630,7 @@ mo.graph @f<n>(%q: !mo.tensor<[4, n], ui8>) {
 
 // -----
 
+// Dequantize's result holds the rows' values as f32: 18 bytes are 32 values.
 mo.graph @f(%q: !mo.tensor<[4, 18], ui8>) {
   // expected-error @+1 {{'mo.dequantize' op result must be '!mo.tensor<[4, 32], f32>', got '!mo.tensor<[4, 64], f32>'}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 18], ui8> -> !mo.tensor<[4, 64], f32>
@@ -233,6 +639,7 @@ mo.graph @f(%q: !mo.tensor<[4, 18], ui8>) {
 
 // -----
 
+// qmatmul's weight is quantized bytes (uint8).
 mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], f32>) {
   // expected-error @+1 {{'mo.qmatmul' op rhs must be uint8, got 'f32'}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[3, 18], f32>) -> !mo.tensor<[2, 3], f32>
@@ -241,6 +648,7 @@ mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], f32>) {
 
 // -----
 
+// qmatmul's activations are f32.
 mo.graph @f(%x: !mo.tensor<[2, 32], f16>, %w: !mo.tensor<[3, 18], ui8>) {
   // expected-error @+1 {{'mo.qmatmul' op lhs must be float32, got 'f16'}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f16>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 3], f32>
@@ -249,6 +657,7 @@ mo.graph @f(%x: !mo.tensor<[2, 32], f16>, %w: !mo.tensor<[3, 18], ui8>) {
 
 // -----
 
+// qmatmul's activations are at least a matrix.
 mo.graph @f(%x: !mo.tensor<[32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
   // expected-error @+1 {{'mo.qmatmul' op lhs must have rank >= 2, got [32]}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[32], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[3], f32>
@@ -257,6 +666,7 @@ mo.graph @f(%x: !mo.tensor<[32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
 
 // -----
 
+// qmatmul's weight is a [N, bytes] matrix.
 mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[18], ui8>) {
   // expected-error @+1 {{'mo.qmatmul' op rhs must be a [N, bytes] matrix, got [18]}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[18], ui8>) -> !mo.tensor<[2, 3], f32>
@@ -265,6 +675,7 @@ mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[18], ui8>) {
 
 // -----
 
+// qmatmul's K equals the values per weight row: 64 vs 32.
 mo.graph @f(%x: !mo.tensor<[2, 64], f32>, %w: !mo.tensor<[3, 18], ui8>) {
   // expected-error @+1 {{'mo.qmatmul' op lhs has K = [64] but rhs rows hold 32 values}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 64], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 3], f32>
@@ -273,6 +684,7 @@ mo.graph @f(%x: !mo.tensor<[2, 64], f32>, %w: !mo.tensor<[3, 18], ui8>) {
 
 // -----
 
+// qmatmul's result is [..., M, N] f32.
 mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
   // expected-error @+1 {{'mo.qmatmul' op result must be '!mo.tensor<[2, 3], f32>', got '!mo.tensor<[2, 4], f32>'}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 4], f32>

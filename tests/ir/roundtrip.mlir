@@ -1,66 +1,185 @@
 // Every mo type and op prints and parses back identically in pretty, generic
-// and bytecode form.
+// and bytecode form. Each CHECK pins an op's whole printed form: result,
+// operands (captured by name), attributes and types.
 // RUN: mo-opt %s | mo-opt | FileCheck %s
 // RUN: mo-opt %s --mlir-print-op-generic | mo-opt | FileCheck %s
 // RUN: mo-opt %s --emit-bytecode | mo-opt | FileCheck %s
 
+// A private subgraph: declared dim, placeholder weight, visibility after the
+// signature.
 // CHECK-LABEL: mo.graph @block<batch>
-// CHECK-SAME: (%[[X:.+]]: !mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32> private {
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32> private {
+// CHECK: %[[W:.+]] = mo.constant.external "w" placeholder : !mo.tensor<[4], f32>
+// CHECK: %[[Y:.+]] = mo.mul(%[[X]], %[[W]]) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK: mo.output %[[Y]] : !mo.tensor<[batch, 4], f32>
 mo.graph private @block<batch>(%x: !mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32> {
-  // CHECK: %[[W:.+]] = mo.constant.external "w" placeholder : !mo.tensor<[4], f32>
   %w = mo.constant.external "w" placeholder : !mo.tensor<[4], f32>
-  // CHECK: mo.mul(%[[X]], %[[W]]) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
   %y = mo.mul(%x, %w) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
   mo.output %y : !mo.tensor<[batch, 4], f32>
 }
 
+// The entry graph: calls, constants, chains, buffers, matmul and conversions.
 // CHECK-LABEL: mo.graph @main<batch, seq>
-// CHECK-SAME: !mo.tensor<[batch, 4], f32>, %{{.+}}: !mo.tensor<[batch * seq, ?], si64, gpu:1>
-// CHECK-SAME: !mo.buffer<[8], ui8, cpu:0>, %{{.+}}: !mo.tensor<[4, 3], f32>
-// CHECK-SAME: -> (!mo.tensor<[batch, 4], f32>, !mo.chain)
-// CHECK-SAME: attributes {note = "kept"}
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[batch, 4], f32>
+// CHECK-SAME: %{{[^:]+}}: !mo.tensor<[batch * seq, ?], si64, gpu:1>
+// CHECK-SAME: %[[B:[^:]+]]: !mo.buffer<[8], ui8, cpu:0>
+// CHECK-SAME: %[[MAT:[^:]+]]: !mo.tensor<[4, 3], f32>)
+// CHECK-SAME: -> (!mo.tensor<[batch, 4], f32>, !mo.chain) attributes {note = "kept"} {
+// CHECK: %[[CHAIN:.+]] = mo.chain.create
+// CHECK: %[[C:.+]] = mo.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32> : !mo.tensor<[4], f32>
+// CHECK: %[[CALL0:.+]] = mo.call @block(%[[X]]) {prefix = "layers.0."} : (!mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK: %[[CALL1:.+]] = mo.call @block(%[[CALL0]]) : (!mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK: %[[ADD:.+]] = mo.add(%[[CALL1]], %[[C]]) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK: %[[SUB:.+]] = mo.sub(%[[ADD]], %[[C]]) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK: %[[DIV:.+]] = mo.div(%[[SUB]], %[[C]]) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK: %[[MAX:.+]] = mo.max(%[[DIV]], %[[C]]) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK: %[[MIN:.+]] = mo.min(%[[MAX]], %[[C]]) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
+// CHECK: %[[L:.+]] = mo.mutable.load %[[B]] : !mo.buffer<[8], ui8, cpu:0> -> !mo.tensor<[8], ui8, cpu:0>
+// CHECK: mo.mutable.store %[[L]], %[[B]] : !mo.tensor<[8], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
+// CHECK: %[[S:.+]] = mo.constant dense<[1, 2]> : tensor<2xui8> : !mo.tensor<[2], ui8, cpu:0>
+// CHECK: mo.mutable.store %[[S]], %[[B]] {starts = array<i64: 2>, steps = array<i64: 3>} : !mo.tensor<[2], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
+// CHECK: %[[MM:.+]] = mo.matmul(%[[X]], %[[MAT]]) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4, 3], f32>) -> !mo.tensor<[batch, 3], f32>
+// CHECK: %[[RS:.+]] = mo.reshape %[[MM]] : !mo.tensor<[batch, 3], f32> -> !mo.tensor<[batch * 3], f32>
+// CHECK: %[[CS:.+]] = mo.cast %[[RS]] : !mo.tensor<[batch * 3], f32> -> !mo.tensor<[batch * 3], bf16>
+// CHECK: %[[EX:.+]] = mo.exp %[[CS]] : !mo.tensor<[batch * 3], bf16>
+// CHECK: mo.relu %[[EX]] : !mo.tensor<[batch * 3], bf16>
+// CHECK: mo.output %[[MIN]], %[[CHAIN]] : !mo.tensor<[batch, 4], f32>, !mo.chain
 mo.graph @main<batch, seq>(%x: !mo.tensor<[batch, 4], f32>,
                            %i: !mo.tensor<[batch * seq, ?], si64, gpu:1>,
                            %b: !mo.buffer<[8], ui8, cpu:0>,
                            %mat: !mo.tensor<[4, 3], f32>)
     -> (!mo.tensor<[batch, 4], f32>, !mo.chain) attributes {note = "kept"} {
-  // CHECK: mo.chain.create
   %chain = mo.chain.create
-  // CHECK: mo.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32> : !mo.tensor<[4], f32>
   %c = mo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32> : !mo.tensor<[4], f32>
-  // CHECK: mo.call @block(%{{.+}}) {prefix = "layers.0."} : (!mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
   %0 = mo.call @block(%x) {prefix = "layers.0."} : (!mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
-  // CHECK: mo.call @block(%{{.+}}) : (!mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
   %1 = mo.call @block(%0) : (!mo.tensor<[batch, 4], f32>) -> !mo.tensor<[batch, 4], f32>
-  // CHECK: mo.add
   %2 = mo.add(%1, %c) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
-  // CHECK: mo.sub
   %3 = mo.sub(%2, %c) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
-  // CHECK: mo.div
   %4 = mo.div(%3, %c) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
-  // CHECK: mo.max
   %5 = mo.max(%4, %c) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
-  // CHECK: mo.min
   %6 = mo.min(%5, %c) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[batch, 4], f32>
-  // CHECK: mo.mutable.load %{{.+}} : !mo.buffer<[8], ui8, cpu:0> -> !mo.tensor<[8], ui8, cpu:0>
   %l = mo.mutable.load %b : !mo.buffer<[8], ui8, cpu:0> -> !mo.tensor<[8], ui8, cpu:0>
-  // CHECK: mo.mutable.store %{{.+}}, %{{.+}} : !mo.tensor<[8], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
   mo.mutable.store %l, %b : !mo.tensor<[8], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
-  // CHECK: mo.mutable.store %{{.+}}, %{{.+}} {starts = array<i64: 2>, steps = array<i64: 3>} : !mo.tensor<[2], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
   %s = mo.constant dense<[1, 2]> : tensor<2xui8> : !mo.tensor<[2], ui8, cpu:0>
   mo.mutable.store %s, %b {starts = array<i64: 2>, steps = array<i64: 3>} : !mo.tensor<[2], ui8, cpu:0>, !mo.buffer<[8], ui8, cpu:0>
-  // CHECK: mo.matmul
   %mm = mo.matmul(%x, %mat) : (!mo.tensor<[batch, 4], f32>, !mo.tensor<[4, 3], f32>) -> !mo.tensor<[batch, 3], f32>
-  // CHECK: mo.reshape %{{.+}} : !mo.tensor<[batch, 3], f32> -> !mo.tensor<[batch * 3], f32>
   %rs = mo.reshape %mm : !mo.tensor<[batch, 3], f32> -> !mo.tensor<[batch * 3], f32>
-  // CHECK: mo.cast %{{.+}} : !mo.tensor<[batch * 3], f32> -> !mo.tensor<[batch * 3], bf16>
   %cs = mo.cast %rs : !mo.tensor<[batch * 3], f32> -> !mo.tensor<[batch * 3], bf16>
-  // CHECK: mo.exp %{{.+}} : !mo.tensor<[batch * 3], bf16>
   %ex = mo.exp %cs : !mo.tensor<[batch * 3], bf16>
-  // CHECK: mo.relu %{{.+}} : !mo.tensor<[batch * 3], bf16>
   %re = mo.relu %ex : !mo.tensor<[batch * 3], bf16>
-  // CHECK: mo.output %{{.+}}, %{{.+}} : !mo.tensor<[batch, 4], f32>, !mo.chain
   mo.output %6, %chain : !mo.tensor<[batch, 4], f32>, !mo.chain
+}
+
+// Every arithmetic binary op, with broadcasting on either side.
+// CHECK-LABEL: mo.graph @binary<n>
+// CHECK-SAME: (%[[A:[^:]+]]: !mo.tensor<[n, 4], f32>, %[[B:[^:]+]]: !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32> {
+// CHECK: %[[ADD:.+]] = mo.add(%[[A]], %[[B]]) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: %[[SUB:.+]] = mo.sub(%[[B]], %[[ADD]]) : (!mo.tensor<[4], f32>, !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: %[[MUL:.+]] = mo.mul(%[[SUB]], %[[A]]) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: %[[DIV:.+]] = mo.div(%[[MUL]], %[[B]]) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: %[[FDIV:.+]] = mo.floordiv(%[[DIV]], %[[B]]) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: %[[MOD:.+]] = mo.mod(%[[FDIV]], %[[B]]) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: %[[POW:.+]] = mo.pow(%[[MOD]], %[[B]]) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: %[[MAX:.+]] = mo.max(%[[POW]], %[[A]]) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: %[[MIN:.+]] = mo.min(%[[B]], %[[MAX]]) : (!mo.tensor<[4], f32>, !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32>
+// CHECK: mo.output %[[MIN]] : !mo.tensor<[n, 4], f32>
+mo.graph @binary<n>(%a: !mo.tensor<[n, 4], f32>, %b: !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32> {
+  %0 = mo.add(%a, %b) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+  %1 = mo.sub(%b, %0) : (!mo.tensor<[4], f32>, !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32>
+  %2 = mo.mul(%1, %a) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32>
+  %3 = mo.div(%2, %b) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+  %4 = mo.floordiv(%3, %b) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+  %5 = mo.mod(%4, %b) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+  %6 = mo.pow(%5, %b) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[n, 4], f32>
+  %7 = mo.max(%6, %a) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32>
+  %8 = mo.min(%b, %7) : (!mo.tensor<[4], f32>, !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 4], f32>
+  mo.output %8 : !mo.tensor<[n, 4], f32>
+}
+
+// Every comparison: i1 results, on the operands' device.
+// CHECK-LABEL: mo.graph @compare<n>
+// CHECK-SAME: (%[[A:[^:]+]]: !mo.tensor<[n], si32, gpu:0>, %[[B:[^:]+]]: !mo.tensor<[], si32, gpu:0>)
+// CHECK: %[[EQ:.+]] = mo.equal(%[[A]], %[[B]]) : (!mo.tensor<[n], si32, gpu:0>, !mo.tensor<[], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+// CHECK: %[[NE:.+]] = mo.not_equal(%[[B]], %[[A]]) : (!mo.tensor<[], si32, gpu:0>, !mo.tensor<[n], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+// CHECK: %[[GT:.+]] = mo.greater(%[[A]], %[[B]]) : (!mo.tensor<[n], si32, gpu:0>, !mo.tensor<[], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+// CHECK: %[[GE:.+]] = mo.greater_equal(%[[A]], %[[A]]) : (!mo.tensor<[n], si32, gpu:0>, !mo.tensor<[n], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+// CHECK: %[[LT:.+]] = mo.less(%[[B]], %[[A]]) : (!mo.tensor<[], si32, gpu:0>, !mo.tensor<[n], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+// CHECK: %[[LE:.+]] = mo.less_equal(%[[B]], %[[B]]) : (!mo.tensor<[], si32, gpu:0>, !mo.tensor<[], si32, gpu:0>) -> !mo.tensor<[], i1, gpu:0>
+// CHECK: mo.output %[[EQ]], %[[NE]], %[[GT]], %[[GE]], %[[LT]], %[[LE]] : !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[], i1, gpu:0>
+mo.graph @compare<n>(%a: !mo.tensor<[n], si32, gpu:0>, %b: !mo.tensor<[], si32, gpu:0>)
+    -> (!mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>,
+        !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[], i1, gpu:0>) {
+  %0 = mo.equal(%a, %b) : (!mo.tensor<[n], si32, gpu:0>, !mo.tensor<[], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+  %1 = mo.not_equal(%b, %a) : (!mo.tensor<[], si32, gpu:0>, !mo.tensor<[n], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+  %2 = mo.greater(%a, %b) : (!mo.tensor<[n], si32, gpu:0>, !mo.tensor<[], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+  %3 = mo.greater_equal(%a, %a) : (!mo.tensor<[n], si32, gpu:0>, !mo.tensor<[n], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+  %4 = mo.less(%b, %a) : (!mo.tensor<[], si32, gpu:0>, !mo.tensor<[n], si32, gpu:0>) -> !mo.tensor<[n], i1, gpu:0>
+  %5 = mo.less_equal(%b, %b) : (!mo.tensor<[], si32, gpu:0>, !mo.tensor<[], si32, gpu:0>) -> !mo.tensor<[], i1, gpu:0>
+  mo.output %0, %1, %2, %3, %4, %5 : !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[n], i1, gpu:0>, !mo.tensor<[], i1, gpu:0>
+}
+
+// Every unary op: the float-only ones on f32, abs/negative/relu on integers.
+// CHECK-LABEL: mo.graph @unary<n>
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[n, 2], f32>, %[[I:[^:]+]]: !mo.tensor<[3], si32>)
+// CHECK: %[[CEIL:.+]] = mo.ceil %[[X]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[COS:.+]] = mo.cos %[[CEIL]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[ERF:.+]] = mo.erf %[[COS]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[EXP:.+]] = mo.exp %[[ERF]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[FLOOR:.+]] = mo.floor %[[EXP]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[LOG:.+]] = mo.log %[[FLOOR]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[LOG1P:.+]] = mo.log1p %[[LOG]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[ROUND:.+]] = mo.round %[[LOG1P]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[RSQRT:.+]] = mo.rsqrt %[[ROUND]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[SIGMOID:.+]] = mo.sigmoid %[[RSQRT]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[SILU:.+]] = mo.silu %[[SIGMOID]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[SIN:.+]] = mo.sin %[[SILU]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[SQRT:.+]] = mo.sqrt %[[SIN]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[TANH:.+]] = mo.tanh %[[SQRT]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[TRUNC:.+]] = mo.trunc %[[TANH]] : !mo.tensor<[n, 2], f32>
+// CHECK: %[[ABS:.+]] = mo.abs %[[I]] : !mo.tensor<[3], si32>
+// CHECK: %[[NEG:.+]] = mo.negative %[[ABS]] : !mo.tensor<[3], si32>
+// CHECK: %[[RELU:.+]] = mo.relu %[[NEG]] : !mo.tensor<[3], si32>
+// CHECK: mo.output %[[TRUNC]], %[[RELU]] : !mo.tensor<[n, 2], f32>, !mo.tensor<[3], si32>
+mo.graph @unary<n>(%x: !mo.tensor<[n, 2], f32>, %i: !mo.tensor<[3], si32>)
+    -> (!mo.tensor<[n, 2], f32>, !mo.tensor<[3], si32>) {
+  %0 = mo.ceil %x : !mo.tensor<[n, 2], f32>
+  %1 = mo.cos %0 : !mo.tensor<[n, 2], f32>
+  %2 = mo.erf %1 : !mo.tensor<[n, 2], f32>
+  %3 = mo.exp %2 : !mo.tensor<[n, 2], f32>
+  %4 = mo.floor %3 : !mo.tensor<[n, 2], f32>
+  %5 = mo.log %4 : !mo.tensor<[n, 2], f32>
+  %6 = mo.log1p %5 : !mo.tensor<[n, 2], f32>
+  %7 = mo.round %6 : !mo.tensor<[n, 2], f32>
+  %8 = mo.rsqrt %7 : !mo.tensor<[n, 2], f32>
+  %9 = mo.sigmoid %8 : !mo.tensor<[n, 2], f32>
+  %10 = mo.silu %9 : !mo.tensor<[n, 2], f32>
+  %11 = mo.sin %10 : !mo.tensor<[n, 2], f32>
+  %12 = mo.sqrt %11 : !mo.tensor<[n, 2], f32>
+  %13 = mo.tanh %12 : !mo.tensor<[n, 2], f32>
+  %14 = mo.trunc %13 : !mo.tensor<[n, 2], f32>
+  %15 = mo.abs %i : !mo.tensor<[3], si32>
+  %16 = mo.negative %15 : !mo.tensor<[3], si32>
+  %17 = mo.relu %16 : !mo.tensor<[3], si32>
+  mo.output %14, %17 : !mo.tensor<[n, 2], f32>, !mo.tensor<[3], si32>
+}
+
+// Shape ops and conversions: transpose, slice, broadcast_to, reshape, cast.
+// CHECK-LABEL: mo.graph @shapes<n>
+// CHECK-SAME: (%[[X:[^:]+]]: !mo.tensor<[n, 4], f32>, %[[S:[^:]+]]: !mo.tensor<[], si32, gpu:0>)
+// CHECK: %[[T:.+]] = mo.transpose %[[X]] [1, 0] : !mo.tensor<[n, 4], f32> -> !mo.tensor<[4, n], f32>
+// CHECK: %[[SL:.+]] = mo.slice %[[T]] {starts = array<i64: 1, 0>, steps = array<i64: 2, 1>} : !mo.tensor<[4, n], f32> -> !mo.tensor<[2, n], f32>
+// CHECK: %[[BC:.+]] = mo.broadcast_to %[[S]] : !mo.tensor<[], si32, gpu:0> -> !mo.tensor<[3, 2], si32, gpu:0>
+// CHECK: %[[RS:.+]] = mo.reshape %[[SL]] : !mo.tensor<[2, n], f32> -> !mo.tensor<[n * 2], f32>
+// CHECK: %[[CS:.+]] = mo.cast %[[BC]] : !mo.tensor<[3, 2], si32, gpu:0> -> !mo.tensor<[3, 2], f16, gpu:0>
+// CHECK: mo.output %[[RS]], %[[CS]] : !mo.tensor<[n * 2], f32>, !mo.tensor<[3, 2], f16, gpu:0>
+mo.graph @shapes<n>(%x: !mo.tensor<[n, 4], f32>, %s: !mo.tensor<[], si32, gpu:0>)
+    -> (!mo.tensor<[n * 2], f32>, !mo.tensor<[3, 2], f16, gpu:0>) {
+  %t = mo.transpose %x [1, 0] : !mo.tensor<[n, 4], f32> -> !mo.tensor<[4, n], f32>
+  %sl = mo.slice %t {starts = array<i64: 1, 0>, steps = array<i64: 2, 1>} : !mo.tensor<[4, n], f32> -> !mo.tensor<[2, n], f32>
+  %bc = mo.broadcast_to %s : !mo.tensor<[], si32, gpu:0> -> !mo.tensor<[3, 2], si32, gpu:0>
+  %rs = mo.reshape %sl : !mo.tensor<[2, n], f32> -> !mo.tensor<[n * 2], f32>
+  %cs = mo.cast %bc : !mo.tensor<[3, 2], si32, gpu:0> -> !mo.tensor<[3, 2], f16, gpu:0>
+  mo.output %rs, %cs : !mo.tensor<[n * 2], f32>, !mo.tensor<[3, 2], f16, gpu:0>
 }
 
 // Every element type and dim form, including expressions with precedence.
@@ -88,18 +207,20 @@ mo.graph @types<a, b>(%t0: !mo.tensor<[], i1>, %t1: !mo.tensor<[a + 1], si8>,
 
 // Dim and device attributes on their own.
 // CHECK-LABEL: mo.graph @attrs
-// CHECK-SAME: dim = #mo.dim_expr<mul, "n", 2 : i64>
-// CHECK-SAME: place = #mo.device<gpu:0>
+// CHECK-SAME: attributes {dim = #mo.dim_expr<mul, "n", 2 : i64>, place = #mo.device<gpu:0>}
 mo.graph @attrs() attributes {dim = #mo.dim_expr<mul, "n", 2 : i64>, place = #mo.device<gpu:0>} {
   mo.output
 }
 
 // Quantized ops, every encoding.
-// CHECK-LABEL: mo.graph @quant
-// CHECK: mo.dequantize q4_0 %{{.+}} : !mo.tensor<[4, 36], ui8> -> !mo.tensor<[4, 64], f32>
-// CHECK: mo.qmatmul q4_k(%{{.+}}, %{{.+}}) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 144], ui8>) -> !mo.tensor<[b, 3], f32>
-// CHECK: mo.qmatmul q5_k
-// CHECK: mo.qmatmul q6_k
+// CHECK-LABEL: mo.graph @quant<b>
+// CHECK-SAME: (%[[Q:[^:]+]]: !mo.tensor<[4, 36], ui8>, %[[X:[^:]+]]: !mo.tensor<[b, 256], f32>
+// CHECK-SAME: %[[K4:[^:]+]]: !mo.tensor<[3, 144], ui8>, %[[K5:[^:]+]]: !mo.tensor<[3, 176], ui8>
+// CHECK-SAME: %[[K6:[^:]+]]: !mo.tensor<[3, 210], ui8>)
+// CHECK: %{{.+}} = mo.dequantize q4_0 %[[Q]] : !mo.tensor<[4, 36], ui8> -> !mo.tensor<[4, 64], f32>
+// CHECK: %{{.+}} = mo.qmatmul q4_k(%[[X]], %[[K4]]) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 144], ui8>) -> !mo.tensor<[b, 3], f32>
+// CHECK: %{{.+}} = mo.qmatmul q5_k(%[[X]], %[[K5]]) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 176], ui8>) -> !mo.tensor<[b, 3], f32>
+// CHECK: %{{.+}} = mo.qmatmul q6_k(%[[X]], %[[K6]]) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 210], ui8>) -> !mo.tensor<[b, 3], f32>
 mo.graph @quant<b>(%q: !mo.tensor<[4, 36], ui8>, %x: !mo.tensor<[b, 256], f32>,
                    %k4: !mo.tensor<[3, 144], ui8>, %k5: !mo.tensor<[3, 176], ui8>,
                    %k6: !mo.tensor<[3, 210], ui8>) {
