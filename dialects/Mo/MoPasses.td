@@ -66,6 +66,42 @@ def MoLowerToLinalg : Pass<"mo-lower-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def MoWeightsToArguments : Pass<"mo-weights-to-arguments", "::mlir::ModuleOp"> {
+  let summary = "Turns weights (mo.constant.external) into graph arguments";
+  let description = [{
+    Each graph takes the weights its body reads, directly or through its
+    callees, as trailing arguments in first-use order, tagged with their
+    name (`{mo.weight = "w"}`: for a subgraph the placeholder's local name,
+    for the entry the resolved one). Each `mo.call` passes, for every weight
+    of its callee, the caller's value of the name its prefix resolves it to.
+    mo-lower-to-linalg runs this first.
+
+    Before:
+    ```mlir
+    mo.graph private @layer(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
+      %w = mo.constant.external "w" placeholder : !mo.tensor<[4], f32>
+      %y = mo.mul(%x, %w) : ...
+      mo.output %y : !mo.tensor<[4], f32>
+    }
+    mo.graph @main(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
+      %y = mo.call @layer(%x) {prefix = "layers.0."} : ...
+      mo.output %y : !mo.tensor<[4], f32>
+    }
+    ```
+    After:
+    ```mlir
+    mo.graph private @layer(%x: !mo.tensor<[4], f32>,
+                            %w: !mo.tensor<[4], f32> {mo.weight = "w"}) -> ... {
+      %y = mo.mul(%x, %w) : ...
+    }
+    mo.graph @main(%x: !mo.tensor<[4], f32>,
+                   %w: !mo.tensor<[4], f32> {mo.weight = "layers.0.w"}) -> ... {
+      %y = mo.call @layer(%x, %w) {prefix = "layers.0."} : ...
+    }
+    ```
+  }];
+}
+
 def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {
   let summary = "Stores booleans as bytes: memref<...xi1> becomes memref<...xi8>";
   let description = [{

@@ -28,7 +28,7 @@
 // CHECK: %[[B:.+]] = llvm.fcmp "une" %{{.+}}, %{{.+}} : f32
 // CHECK-NEXT: llvm.uitofp %[[B]] : i1 to f32
 // CHECK-LABEL: llvm.func @_mlir_ciface_model(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr,
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.type = !mo.tensor<[batch, 4], f32>},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {{\{[^}]*}}mo.weight = "layers.0.w"},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {{\{[^}]*}}mo.weight = "layers.1.w"},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64},
@@ -65,7 +65,7 @@ mo.graph @model<batch>(%x: !mo.tensor<[batch, 4], f32>) -> (!mo.tensor<[batch * 
 // CHECK: llvm.fadd
 // CHECK: llvm.store
 // CHECK-LABEL: llvm.func @_mlir_ciface_update(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr, %{{[a-zA-Z0-9_]+}}: !llvm.ptr, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64}, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.status}) -> i64
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.type = !mo.buffer<[n, 8], f32>}, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.type = !mo.tensor<[n, 2], f32>}, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64}, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.status}) -> i64
 // CHECK: llvm.call @update(
 mo.graph @update<n>(%buf: !mo.buffer<[n, 8], f32>, %v: !mo.tensor<[n, 2], f32>) -> !mo.tensor<[n, 8], f32> {
   %one = mo.constant dense<1.0> : tensor<f32> : !mo.tensor<[], f32>
@@ -73,4 +73,39 @@ mo.graph @update<n>(%buf: !mo.buffer<[n, 8], f32>, %v: !mo.tensor<[n, 2], f32>) 
   "mo.mutable.store"(%w, %buf) <{starts = array<i64: 0, 2>, steps = array<i64: 1, 3>}> : (!mo.tensor<[n, 2], f32>, !mo.buffer<[n, 8], f32>) -> ()
   %t = mo.mutable.load %buf : !mo.buffer<[n, 8], f32> -> !mo.tensor<[n, 8], f32>
   mo.output %t : !mo.tensor<[n, 8], f32>
+}
+
+// -----
+
+// Bools in memory (inputs, results, casts) are bytes: mo-widen-bool-memrefs
+// runs after convert-linalg-to-loops. A bool result: the out-parameter holds bytes, the cast stores zext'd i1.
+// CHECK-LABEL: llvm.func @is_nonzero(
+// CHECK: %[[B:.+]] = llvm.fcmp "une" %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: %[[E:.+]] = llvm.zext %[[B]] : i1 to i8
+// CHECK: llvm.store %[[E]], %{{.+}} : i8, !llvm.ptr
+// CHECK-LABEL: llvm.func @_mlir_ciface_is_nonzero(
+mo.graph @is_nonzero<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n], i1> {
+  %b = mo.cast %x : !mo.tensor<[n], f32> -> !mo.tensor<[n], i1>
+  mo.output %b : !mo.tensor<[n], i1>
+}
+
+// -----
+
+// A bool input: loads bytes and truncates them.
+// CHECK-LABEL: llvm.func @to_float(
+// CHECK: %[[V:.+]] = llvm.load %{{.+}} : !llvm.ptr -> i8
+// CHECK-NEXT: %[[T:.+]] = llvm.trunc %[[V]] : i8 to i1
+// CHECK-NEXT: llvm.uitofp %[[T]] : i1 to f32
+mo.graph @to_float(%x: !mo.tensor<[4], i1>) -> !mo.tensor<[4], f32> {
+  %f = mo.cast %x : !mo.tensor<[4], i1> -> !mo.tensor<[4], f32>
+  mo.output %f : !mo.tensor<[4], f32>
+}
+
+// -----
+
+// A bool constant result (an i1 global after bufferization) lowers.
+// CHECK-LABEL: llvm.func @_mlir_ciface_always(
+mo.graph @always() -> !mo.tensor<[], i1> {
+  %c = mo.constant dense<true> : tensor<i1> : !mo.tensor<[], i1>
+  mo.output %c : !mo.tensor<[], i1>
 }

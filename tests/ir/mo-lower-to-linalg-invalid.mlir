@@ -131,9 +131,15 @@ mo.graph private @b(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
 
 // -----
 
-// An op from another dialect inside a graph has no lowering.
-mo.graph @f(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
-  // expected-error @+1 {{'arith.constant' op has no lowering to linalg}}
-  %c = arith.constant 0 : index
-  mo.output %x : !mo.tensor<[4], f32>
+// Only private graphs (subgraphs) have the plain calling convention: a call
+// to the entry graph is rejected.
+mo.graph @twice(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
+  %y = mo.add(%x, %x) : (!mo.tensor<[4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.output %y : !mo.tensor<[4], f32>
+}
+
+mo.graph @main(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
+  // expected-error @+1 {{'mo.call' op calls the entry graph @twice; only private graphs (subgraphs) can be called}}
+  %y = mo.call @twice(%x) : (!mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.output %y : !mo.tensor<[4], f32>
 }

@@ -2,6 +2,8 @@
 // out-parameters, symbolic dims index values, and every op upstream ops.
 // (-cse folds the repeated tensor.dim/index constants the pass emits per use.)
 // RUN: mo-opt %s --split-input-file --mo-lower-to-linalg --cse | FileCheck %s
+// Through bufferization too, for the semantics of buffers:
+// RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(mo-lower-to-linalg,canonicalize,cse,func.func(linalg-fuse-elementwise-ops),canonicalize,eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map})" | FileCheck %s --check-prefix=BUFFERIZED
 
 // The pass description's example: the public graph is the entry point, its
 // weight follows its inputs, its result is an out-parameter memref, and the
@@ -9,7 +11,7 @@
 // checks the weight's and the output's n against it, stores the sizes of the
 // first failed check in the record and runs the body only when all pass.
 // CHECK-LABEL: func.func @f(
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?xf32>,
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %[[W:[a-zA-Z0-9_]+]]: tensor<?xf32> {{\{[^}]*}}mo.weight = "w"},
 // CHECK-SAME: %[[OUT:[a-zA-Z0-9_]+]]: memref<?xf32> {mo.output = 0 : i64},
 // CHECK-SAME: %[[REC:[a-zA-Z0-9_]+]]: memref<2xi64> {mo.status}) -> i64
@@ -47,7 +49,7 @@ mo.graph @f<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n], f32> {
 // A private subgraph stays a private function that returns its results; each
 // mo.call becomes a func.call of the one shared function.
 // CHECK-LABEL: func.func private @block(
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<4xf32>{{( \{[^}]*\})?}}) -> tensor<4xf32> {
 // CHECK-NOT: attributes
 // CHECK: %[[Y:.+]] = linalg.generic
 // CHECK: math.exp
@@ -55,7 +57,7 @@ mo.graph @f<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n], f32> {
 // The entry receives dynamic shapes and, once checked, casts them to the
 // graph's static ones.
 // CHECK-LABEL: func.func @main(
-// CHECK-SAME: %[[ARG:[a-zA-Z0-9_]+]]: tensor<?xf32>,
+// CHECK-SAME: %[[ARG:[a-zA-Z0-9_]+]]: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %[[OUTARG:[a-zA-Z0-9_]+]]: memref<?xf32> {mo.output = 0 : i64},
 // CHECK-SAME: memref<2xi64> {mo.status}) -> i64
 // CHECK-SAME: mo.checks = ["argument 0: expected shape [4], but axis 0 has size {actual}",
@@ -81,7 +83,7 @@ mo.graph @main(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
 // Entry weights are arguments in first-use order ("b" before "a"), one per
 // name however often it is read.
 // CHECK-LABEL: func.func @order(
-// CHECK-SAME: %[[XA:[a-zA-Z0-9_]+]]: tensor<?xf32>,
+// CHECK-SAME: %[[XA:[a-zA-Z0-9_]+]]: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %[[BA:[a-zA-Z0-9_]+]]: tensor<?xf32> {{\{[^}]*}}mo.weight = "b"},
 // CHECK-SAME: %[[AA:[a-zA-Z0-9_]+]]: tensor<?xf32> {{\{[^}]*}}mo.weight = "a"},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: memref<?xf32> {mo.output = 0 : i64},
@@ -111,14 +113,14 @@ mo.graph @order(%x: !mo.tensor<[2], f32>) -> !mo.tensor<[2], f32> {
 // directly or through its callees, in first-use order ("b" is read before the
 // call that reads "attn.w"), and prefixes compose across nesting.
 // CHECK-LABEL: func.func private @inner(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<4xf32>, %[[W:[a-zA-Z0-9_]+]]: tensor<4xf32>) -> tensor<4xf32>
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<4xf32>{{( \{[^}]*\})?}}, %[[W:[a-zA-Z0-9_]+]]: tensor<4xf32>{{( \{[^}]*\})?}}) -> tensor<4xf32>
 // CHECK: ins(%{{.+}}, %[[W]] :
 // CHECK-LABEL: func.func private @outer(
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<4xf32>, %[[OB:[a-zA-Z0-9_]+]]: tensor<4xf32>, %[[OW:[a-zA-Z0-9_]+]]: tensor<4xf32>) -> tensor<4xf32>
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<4xf32>{{( \{[^}]*\})?}}, %[[OB:[a-zA-Z0-9_]+]]: tensor<4xf32>{{( \{[^}]*\})?}}, %[[OW:[a-zA-Z0-9_]+]]: tensor<4xf32>{{( \{[^}]*\})?}}) -> tensor<4xf32>
 // CHECK: %[[I:.+]] = call @inner(%[[X]], %[[OW]]) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // CHECK: ins(%[[I]], %[[OB]] :
 // CHECK-LABEL: func.func @main(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32>,
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32> {{\{[^}]*}}mo.weight = "layers.0.b"},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32> {{\{[^}]*}}mo.weight = "layers.0.attn.w"},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32> {{\{[^}]*}}mo.weight = "layers.1.b"},
@@ -152,7 +154,7 @@ mo.graph @main(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
 
 // One shared body called twice with the same prefix passes the same weight.
 // CHECK-LABEL: func.func @same_prefix(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32>,
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32> {{\{[^}]*}}mo.weight = "shared.w"},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: memref<?xf32> {mo.output = 0 : i64},
 // CHECK: %[[X:.+]] = tensor.cast
@@ -175,7 +177,7 @@ mo.graph @same_prefix(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
 // Several entry results: out-parameters numbered in result order, written in
 // that order (the same value may be written twice).
 // CHECK-LABEL: func.func @two_outputs(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32>,
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %[[O0A:[a-zA-Z0-9_]+]]: memref<?xf32> {mo.output = 0 : i64},
 // CHECK-SAME: %[[O1A:[a-zA-Z0-9_]+]]: memref<?xf32> {mo.output = 1 : i64},
 // CHECK-SAME: %[[O2A:[a-zA-Z0-9_]+]]: memref<?xf32> {mo.output = 2 : i64},
@@ -199,16 +201,15 @@ mo.graph @two_outputs(%x: !mo.tensor<[3], f32>) -> (!mo.tensor<[3], f32>, !mo.te
 // A symbolic dim is the tensor.dim of the first argument that has it; later
 // ones are checked against it ("in argument 0 but ... in argument 1").
 // CHECK-LABEL: func.func @first_arg(
-// CHECK-SAME: %[[A:[a-zA-Z0-9_]+]]: tensor<?x?xf32>,
-// CHECK-SAME: %[[B:[a-zA-Z0-9_]+]]: tensor<?xf32>,
+// CHECK-SAME: %[[A:[a-zA-Z0-9_]+]]: tensor<?x?xf32>{{( \{[^}]*\})?}},
+// CHECK-SAME: %[[B:[a-zA-Z0-9_]+]]: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: "dim 'n' is {expected} in argument 0 but {actual} in argument 1"
 // CHECK: %[[C1:.+]] = arith.constant 1 : index
 // CHECK: %[[N:.+]] = tensor.dim %[[A]], %[[C1]] : tensor<?x?xf32>
 // CHECK: %[[NB:.+]] = tensor.dim %[[B]], %{{.+}} : tensor<?xf32>
 // CHECK: arith.cmpi eq, %[[NB]], %[[N]] : index
 // CHECK: scf.if
-// CHECK: %[[SHAPE:.+]] = tensor.from_elements %[[N]], %{{.+}} : tensor<2xindex>
-// CHECK: tensor.reshape %[[B]](%[[SHAPE]]) : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x1xf32>
+// CHECK: tensor.expand_shape %[[B]] {{\[\[}}0, 1]] output_shape [%[[N]], 1] : tensor<?xf32> into tensor<?x1xf32>
 mo.graph @first_arg<n>(%a: !mo.tensor<[2, n], f32>, %b: !mo.tensor<[n], f32>) -> !mo.tensor<[n, 1], f32> {
   %0 = mo.reshape %b : !mo.tensor<[n], f32> -> !mo.tensor<[n, 1], f32>
   mo.output %0 : !mo.tensor<[n, 1], f32>
@@ -218,12 +219,12 @@ mo.graph @first_arg<n>(%a: !mo.tensor<[2, n], f32>, %b: !mo.tensor<[n], f32>) ->
 
 // A symbolic dim first seen on a buffer argument is a memref.dim of it.
 // CHECK-LABEL: func.func @from_buffer(
-// CHECK-SAME: %[[BUF:[a-zA-Z0-9_]+]]: memref<?x?xf32>,
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?xf32>,
+// CHECK-SAME: %[[BUF:[a-zA-Z0-9_]+]]: memref<?x?xf32>{{( \{[^}]*\})?}},
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK: %[[C0:.+]] = arith.constant 0 : index
 // CHECK: %[[N:.+]] = memref.dim %[[BUF]], %[[C0]] : memref<?x?xf32>
 // CHECK: scf.if
-// CHECK: tensor.from_elements %[[N]], %{{.+}} : tensor<2xindex>
+// CHECK: tensor.expand_shape %[[X]] {{\[\[}}0, 1]] output_shape [%[[N]], 1]
 mo.graph @from_buffer<n>(%buf: !mo.buffer<[n, 2], f32>, %x: !mo.tensor<[n], f32>) -> !mo.tensor<[n, 1], f32> {
   %0 = mo.reshape %x : !mo.tensor<[n], f32> -> !mo.tensor<[n, 1], f32>
   mo.output %0 : !mo.tensor<[n, 1], f32>
@@ -231,22 +232,18 @@ mo.graph @from_buffer<n>(%buf: !mo.buffer<[n, 2], f32>, %x: !mo.tensor<[n], f32>
 
 // -----
 
-// reshape to [batch * seq, 4]: the product of two dims is an arith.muli on
-// index, the static dim an index constant. Both sides have batch * seq * 4
-// elements whatever the sizes: no element-count check.
+// reshape to [batch * seq, 4] groups dims (batch, seq) -> batch * seq: a
+// tensor.collapse_shape, which fusion and tiling see through. Both sides have
+// batch * seq * 4 elements whatever the sizes: no element-count check.
 // CHECK-LABEL: func.func @reshape(
-// CHECK-SAME: %[[XA:[a-zA-Z0-9_]+]]: tensor<?x?x?xf32>,
+// CHECK-SAME: %[[XA:[a-zA-Z0-9_]+]]: tensor<?x?x?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: memref<?x?xf32> {mo.output = 0 : i64},
 // CHECK-NOT: elements cannot become
 // CHECK-SAME: mo.entry
-// CHECK-DAG: %[[B:.+]] = tensor.dim %[[XA]], %{{.+}} : tensor<?x?x?xf32>
-// CHECK-DAG: %[[S:.+]] = tensor.dim %[[XA]], %{{.+}} : tensor<?x?x?xf32>
-// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
-// CHECK: %[[BS:.+]] = arith.muli %[[B]], %[[S]] : index
 // CHECK: scf.if
 // CHECK: %[[X:.+]] = tensor.cast %[[XA]] : tensor<?x?x?xf32> to tensor<?x?x4xf32>
-// CHECK: %[[SHAPE:.+]] = tensor.from_elements %[[BS]], %[[C4]] : tensor<2xindex>
-// CHECK: %[[R:.+]] = tensor.reshape %[[X]](%[[SHAPE]]) : (tensor<?x?x4xf32>, tensor<2xindex>) -> tensor<?x4xf32>
+// CHECK: %[[R:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : tensor<?x?x4xf32> into tensor<?x4xf32>
+// CHECK-NOT: tensor.reshape
 // CHECK: bufferization.materialize_in_destination %[[R]]
 mo.graph @reshape<batch, seq>(%x: !mo.tensor<[batch, seq, 4], f32>) -> !mo.tensor<[batch * seq, 4], f32> {
   %0 = mo.reshape %x : !mo.tensor<[batch, seq, 4], f32> -> !mo.tensor<[batch * seq, 4], f32>
@@ -262,7 +259,7 @@ mo.graph @reshape<batch, seq>(%x: !mo.tensor<[batch, seq, 4], f32>) -> !mo.tenso
 // CHECK-NOT: arith.cmpi
 // CHECK: tensor.reshape
 // CHECK-LABEL: func.func @calls_flatten(
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?x?x?xf32>,
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?x?x?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: "reshape at model.py:7: [b, s, 4] -> [b, 8]: {actual} elements cannot become {expected}"
 // CHECK-DAG: %[[B:.+]] = tensor.dim %[[X]], %[[C0:[a-z0-9_]+]] :
 // CHECK-DAG: %[[S:.+]] = tensor.dim %[[X]], %[[C1:[a-z0-9_]+]] :
@@ -288,7 +285,7 @@ mo.graph @calls_flatten<b, s>(%x: !mo.tensor<[b, s, 4], f32>) -> !mo.tensor<[b, 
 // mod -> remsi, - -> subi, * -> muli; each argument dim that is an
 // expression is checked against its value.
 // CHECK-LABEL: func.func @dim_exprs(
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?x?x?x?xf32>,
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?x?x?x?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: "argument 0: expected shape [n, n floordiv 2, n mod 4, n - 1], but axis 1 has size {actual} (n floordiv 2 = {expected})"
 // CHECK: %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x?x?x?xf32>
 // CHECK: %[[C2:.+]] = arith.constant 2 : index
@@ -300,7 +297,7 @@ mo.graph @calls_flatten<b, s>(%x: !mo.tensor<[b, s, 4], f32>) -> !mo.tensor<[b, 
 // CHECK: arith.cmpi eq, %[[D1]], %[[MOD]] : index
 // CHECK: %[[DEC:.+]] = arith.subi %[[N]], %[[C1:.+]] : index
 // CHECK: %[[PROD:.+]] = arith.muli %[[MOD]], %[[DEC]] : index
-// CHECK: tensor.from_elements %[[N]], %[[HALF]], %[[PROD]] : tensor<3xindex>
+// CHECK: tensor.collapse_shape %[[X]] {{\[\[}}0], [1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?x?xf32>
 mo.graph @dim_exprs<n>(%x: !mo.tensor<[n, n floordiv 2, n mod 4, n - 1], f32>) -> !mo.tensor<[n, n floordiv 2, (n mod 4) * (n - 1)], f32> {
   %0 = mo.reshape %x : !mo.tensor<[n, n floordiv 2, n mod 4, n - 1], f32> -> !mo.tensor<[n, n floordiv 2, (n mod 4) * (n - 1)], f32>
   mo.output %0 : !mo.tensor<[n, n floordiv 2, (n mod 4) * (n - 1)], f32>
@@ -310,12 +307,13 @@ mo.graph @dim_exprs<n>(%x: !mo.tensor<[n, n floordiv 2, n mod 4, n - 1], f32>) -
 
 // n + 1 is an arith.addi of the dim and a constant.
 // CHECK-LABEL: func.func @dim_add(
-// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?x?xf32>,
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<?x?xf32>{{( \{[^}]*\})?}},
 // CHECK: %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x?xf32>
 // CHECK: %[[C1:.+]] = arith.constant 1 : index
 // CHECK: %[[N1:.+]] = arith.addi %[[N]], %[[C1]] : index
 // CHECK: %[[P:.+]] = arith.muli %[[N]], %[[N1]] : index
-// CHECK: tensor.from_elements %[[P]] : tensor<1xindex>
+// CHECK: arith.cmpi eq, %{{.+}}, %[[P]] : index
+// CHECK: tensor.collapse_shape %[[X]] {{\[\[}}0, 1]] : tensor<?x?xf32> into tensor<?xf32>
 mo.graph @dim_add<n>(%x: !mo.tensor<[n, n + 1], f32>) -> !mo.tensor<[n * (n + 1)], f32> {
   %0 = mo.reshape %x : !mo.tensor<[n, n + 1], f32> -> !mo.tensor<[n * (n + 1)], f32>
   mo.output %0 : !mo.tensor<[n * (n + 1)], f32>
@@ -332,7 +330,7 @@ mo.graph @dim_add<n>(%x: !mo.tensor<[n, n + 1], f32>) -> !mo.tensor<[n * (n + 1)
 // CHECK-DAG: #[[LAST:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG: #[[SCALAR:.+]] = affine_map<(d0, d1) -> ()>
 // CHECK-LABEL: func.func @broadcast(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32>, %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32>, %{{[a-zA-Z0-9_]+}}: tensor<?xf32>, %[[S:[a-zA-Z0-9_]+]]: tensor<f32>,
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32>{{( \{[^}]*\})?}}, %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32>{{( \{[^}]*\})?}}, %{{[a-zA-Z0-9_]+}}: tensor<?xf32>{{( \{[^}]*\})?}}, %[[S:[a-zA-Z0-9_]+]]: tensor<f32>{{( \{[^}]*\})?}},
 // CHECK: scf.if
 // CHECK: %[[X:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<?x1xf32>
 // CHECK: %[[Y:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<1x4xf32>
@@ -857,21 +855,17 @@ mo.graph @cast_si_to_ui(%x: !mo.tensor<[4], si32>) -> !mo.tensor<[4], ui32> {
 
 // -----
 
-// 2-D matmul: a zero-filled init sized from the operands, then a
-// linalg.generic with loops (m, k, n): n innermost walks rows contiguously.
-// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
-// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// 2-D matmul is linalg.matmul (the pipeline picks the loop order, tiles or
+// packs it) into a zero-filled init sized from the operands.
 // CHECK-LABEL: func.func @matmul_2d(
-// CHECK: %[[A:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<?x4xf32>
-// CHECK: %[[B:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<4x?xf32>
+// CHECK-DAG: %[[Z:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[A:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<?x4xf32>
+// CHECK-DAG: %[[B:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<4x?xf32>
 // CHECK: %[[M:.+]] = tensor.dim %[[A]], %{{.+}} : tensor<?x4xf32>
 // CHECK: %[[N:.+]] = tensor.dim %[[B]], %{{.+}} : tensor<4x?xf32>
 // CHECK: %[[E:.+]] = tensor.empty(%[[M]], %[[N]]) : tensor<?x?xf32>
-// CHECK: %[[Z:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[F:.+]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
-// CHECK: %[[R:.+]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "reduction", "parallel"]}
-// CHECK-SAME: ins(%[[A]], %[[B]] : tensor<?x4xf32>, tensor<4x?xf32>) outs(%[[F]] : tensor<?x?xf32>)
+// CHECK: %[[R:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<?x4xf32>, tensor<4x?xf32>) outs(%[[F]] : tensor<?x?xf32>)
 // CHECK: bufferization.materialize_in_destination %[[R]]
 mo.graph @matmul_2d<m, n>(%a: !mo.tensor<[m, 4], f32>, %b: !mo.tensor<[4, n], f32>) -> !mo.tensor<[m, n], f32> {
   %y = mo.matmul(%a, %b) : (!mo.tensor<[m, 4], f32>, !mo.tensor<[4, n], f32>) -> !mo.tensor<[m, n], f32>
@@ -880,25 +874,29 @@ mo.graph @matmul_2d<m, n>(%a: !mo.tensor<[m, 4], f32>, %b: !mo.tensor<[4, n], f3
 
 // -----
 
-// Batched matmul against a 2-D rhs: linalg.generic with loops (b, m, k, n),
-// k a reduction, the rhs map without batch dims; multiply-accumulate body.
-// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
-// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
-// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// Batched matmul against a 2-D rhs (an MLP's x @ W): one linalg.matmul over
+// the rows of all batches, between a collapse and an expand of the batch.
 // CHECK-LABEL: func.func @matmul_batched(
 // CHECK: %[[A:.+]] = tensor.cast %{{.+}} : tensor<?x?x?xf32> to tensor<?x3x4xf32>
 // CHECK: %[[W:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<4x5xf32>
-// CHECK: %[[E:.+]] = tensor.empty(%{{.+}}) : tensor<?x3x5xf32>
-// CHECK: %[[F:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E]] : tensor<?x3x5xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
-// CHECK-SAME: ins(%[[A]], %[[W]] : tensor<?x3x4xf32>, tensor<4x5xf32>) outs(%[[F]] : tensor<?x3x5xf32>)
-// CHECK-NEXT: ^bb0(%[[L:[a-zA-Z0-9_]+]]: f32, %[[R:[a-zA-Z0-9_]+]]: f32, %[[ACC:[a-zA-Z0-9_]+]]: f32):
-// CHECK-NEXT: %[[P:.+]] = arith.mulf %[[L]], %[[R]] : f32
-// CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[P]] : f32
-// CHECK-NEXT: linalg.yield %[[S]] : f32
-// CHECK-NOT: linalg.matmul
+// CHECK: %[[ROWS:.+]] = tensor.collapse_shape %[[A]] {{\[\[}}0, 1], [2]] : tensor<?x3x4xf32> into tensor<?x4xf32>
+// CHECK: %[[F:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<?x5xf32>)
+// CHECK: %[[P:.+]] = linalg.matmul ins(%[[ROWS]], %[[W]] : tensor<?x4xf32>, tensor<4x5xf32>) outs(%[[F]] : tensor<?x5xf32>)
+// CHECK: %[[R:.+]] = tensor.expand_shape %[[P]] {{\[\[}}0, 1], [2]] output_shape [%{{.+}}, 3, 5] : tensor<?x5xf32> into tensor<?x3x5xf32>
+// CHECK: bufferization.materialize_in_destination %[[R]]
+
 mo.graph @matmul_batched<b>(%a: !mo.tensor<[b, 3, 4], f32>, %w: !mo.tensor<[4, 5], f32>) -> !mo.tensor<[b, 3, 5], f32> {
   %y = mo.matmul(%a, %w) : (!mo.tensor<[b, 3, 4], f32>, !mo.tensor<[4, 5], f32>) -> !mo.tensor<[b, 3, 5], f32>
+  mo.output %y : !mo.tensor<[b, 3, 5], f32>
+}
+
+// -----
+
+// Equal batches: linalg.batch_matmul.
+// CHECK-LABEL: func.func @matmul_same_batch(
+// CHECK: linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<?x3x4xf32>, tensor<?x4x5xf32>) outs(%{{.+}} : tensor<?x3x5xf32>)
+mo.graph @matmul_same_batch<b>(%a: !mo.tensor<[b, 3, 4], f32>, %w: !mo.tensor<[b, 4, 5], f32>) -> !mo.tensor<[b, 3, 5], f32> {
+  %y = mo.matmul(%a, %w) : (!mo.tensor<[b, 3, 4], f32>, !mo.tensor<[b, 4, 5], f32>) -> !mo.tensor<[b, 3, 5], f32>
   mo.output %y : !mo.tensor<[b, 3, 5], f32>
 }
 
@@ -961,7 +959,7 @@ mo.graph @float_constant(%x: !mo.tensor<[3], f32>) -> !mo.tensor<[3], f32> {
 // Buffers are memref arguments: mutable.load copies a to_tensor of the
 // memref (a snapshot), mutable.store is a materialize_in_destination into it.
 // CHECK-LABEL: func.func @buffers(
-// CHECK-SAME: %[[BUFA:[a-zA-Z0-9_]+]]: memref<?xf32>, %[[XA:[a-zA-Z0-9_]+]]: tensor<?xf32>,
+// CHECK-SAME: %[[BUFA:[a-zA-Z0-9_]+]]: memref<?xf32>{{( \{[^}]*\})?}}, %[[XA:[a-zA-Z0-9_]+]]: tensor<?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %[[OUTA:[a-zA-Z0-9_]+]]: memref<?xf32> {mo.output = 0 : i64},
 // CHECK: %[[BUF:.+]] = memref.cast %[[BUFA]] : memref<?xf32> to memref<4xf32>
 // CHECK: %[[X:.+]] = tensor.cast %[[XA]] : tensor<?xf32> to tensor<4xf32>
@@ -984,7 +982,7 @@ mo.graph @buffers(%buf: !mo.buffer<[4], f32>, %x: !mo.tensor<[4], f32>) -> !mo.t
 // A store with starts/steps writes a strided memref.subview; a dynamic window
 // size is the value's tensor.dim.
 // CHECK-LABEL: func.func @store_window(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: memref<?x?xf32>, %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32>,
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: memref<?x?xf32>{{( \{[^}]*\})?}}, %{{[a-zA-Z0-9_]+}}: tensor<?x?xf32>{{( \{[^}]*\})?}},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: memref<2xi64> {mo.status}) -> i64
 // CHECK: %[[BUF:.+]] = memref.cast %{{.+}} : memref<?x?xf32> to memref<?x8xf32>
 // CHECK: %[[V:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<?x2xf32>
@@ -1003,12 +1001,12 @@ mo.graph @store_window<n>(%buf: !mo.buffer<[n, 8], f32>, %v: !mo.tensor<[n, 2], 
 // Chains are i1 values: chain arguments and results are i1, mo.chain.create is
 // a constant true; a subgraph may return one.
 // CHECK-LABEL: func.func private @effect(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: i1, %[[B:[a-zA-Z0-9_]+]]: memref<4xi32>) -> i1
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: i1 {mo.type = !mo.chain}, %[[B:[a-zA-Z0-9_]+]]: memref<4xi32>{{( \{[^}]*\})?}}) -> i1
 // CHECK: bufferization.materialize_in_destination %{{.+}} in restrict writable %[[B]]
 // CHECK: %[[T:.+]] = arith.constant true
 // CHECK: return %[[T]] : i1
 // CHECK-LABEL: func.func @chained(
-// CHECK-SAME: %[[C:[a-zA-Z0-9_]+]]: i1, %[[BUFA:[a-zA-Z0-9_]+]]: memref<?xi32>,
+// CHECK-SAME: %[[C:[a-zA-Z0-9_]+]]: i1 {mo.type = !mo.chain}, %[[BUFA:[a-zA-Z0-9_]+]]: memref<?xi32>{{( \{[^}]*\})?}},
 // CHECK: %[[BUF:.+]] = memref.cast %[[BUFA]] : memref<?xi32> to memref<4xi32>
 // CHECK: call @effect(%[[C]], %[[BUF]]) : (i1, memref<4xi32>) -> i1
 mo.graph private @effect(%c: !mo.chain, %b: !mo.buffer<[4], si32>) -> !mo.chain {
@@ -1028,11 +1026,56 @@ mo.graph @chained(%c: !mo.chain, %b: !mo.buffer<[4], si32>) {
 // A graph with no results has no out-parameters (only the status record);
 // devices do not change the builtin types.
 // CHECK-LABEL: func.func @no_results(
-// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32>, %{{[a-zA-Z0-9_]+}}: memref<2xi64> {mo.status}) -> i64
+// CHECK-SAME: %{{[a-zA-Z0-9_]+}}: tensor<?xf32>{{( \{[^}]*\})?}}, %{{[a-zA-Z0-9_]+}}: memref<2xi64> {mo.status}) -> i64
 // CHECK-SAME: attributes {llvm.emit_c_interface, mo.checks = ["argument 0: expected shape [2], but axis 0 has size {actual}"], mo.entry} {
 // CHECK: %[[STATUS:.+]] = arith.select
 // CHECK-NOT: scf.if
 // CHECK: return %[[STATUS]] : i64
 mo.graph @no_results(%x: !mo.tensor<[2], f32, cpu:0>) {
   mo.output
+}
+
+// -----
+
+// bool + bool is logical or (as numpy), not i1 addition (xor).
+// CHECK-LABEL: func.func @bool_add(
+// CHECK-NOT: arith.addi
+// CHECK: arith.ori %{{.+}}, %{{.+}} : i1
+mo.graph @bool_add(%x: !mo.tensor<[4], i1>, %y: !mo.tensor<[4], i1>) -> !mo.tensor<[4], i1> {
+  %0 = mo.add(%x, %y) : (!mo.tensor<[4], i1>, !mo.tensor<[4], i1>) -> !mo.tensor<[4], i1>
+  mo.output %0 : !mo.tensor<[4], i1>
+}
+
+// -----
+
+// Ops of other dialects pass through (partial lowering): a graph over
+// builtin tensors keeps its arith and linalg ops.
+// CHECK-LABEL: func.func private @foreign(
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<4xf32>{{( \{[^}]*\})?}}) -> tensor<4xf32>
+// CHECK: %[[C:.+]] = arith.constant 2.000000e+00 : f32
+// CHECK: %[[Y:.+]] = linalg.fill ins(%[[C]] : f32) outs(%[[X]] : tensor<4xf32>) -> tensor<4xf32>
+// CHECK: return %[[Y]] : tensor<4xf32>
+mo.graph private @foreign(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant 2.0 : f32
+  %y = linalg.fill ins(%c : f32) outs(%x : tensor<4xf32>) -> tensor<4xf32>
+  mo.output %y : tensor<4xf32>
+}
+
+// -----
+
+// A value loaded from a buffer is a snapshot: a later store to the buffer
+// does not change it (the load copies).
+// BUFFERIZED-LABEL: func.func @acc(
+// BUFFERIZED-SAME: %[[BUF:[a-zA-Z0-9_]+]]: memref<?xf32>{{( \{[^}]*\})?}},
+// Once old + x is computed (and written into the buffer), old - x must not
+// read the overwritten buffer as "old".
+// BUFFERIZED: arith.addf
+// BUFFERIZED-NOT: ins(%[[BUF]],
+// BUFFERIZED: arith.subf
+mo.graph @acc(%buf: !mo.buffer<[4], f32>, %x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
+  %old = mo.mutable.load %buf : !mo.buffer<[4], f32> -> !mo.tensor<[4], f32>
+  %new = mo.add(%old, %x) : (!mo.tensor<[4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.mutable.store %new, %buf : !mo.tensor<[4], f32>, !mo.buffer<[4], f32>
+  %d = mo.sub(%old, %x) : (!mo.tensor<[4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.output %d : !mo.tensor<[4], f32>
 }

@@ -132,3 +132,16 @@ func.func private @dealloc_helper_like(%cond: memref<?xi1>, %out: memref<?xi1>) 
   memref.store %r, %out[%c0] : memref<?xi1>
   return
 }
+
+// -----
+
+// i1 globals (bool constants after bufferization) are widened to i8
+// together with their uses.
+// CHECK-LABEL: memref.global "private" constant @g : memref<2xi8> = dense<[1, 0]>
+// CHECK-LABEL: func.func @f() -> memref<2xi8>
+// CHECK: memref.get_global @g : memref<2xi8>
+memref.global "private" constant @g : memref<2xi1> = dense<[true, false]>
+func.func @f() -> memref<2xi1> {
+  %m = memref.get_global @g : memref<2xi1>
+  return %m : memref<2xi1>
+}

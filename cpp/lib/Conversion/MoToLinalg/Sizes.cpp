@@ -20,23 +20,32 @@
 using namespace mlir;
 using namespace mlir::mo;
 
-FailureOr<Value> mo::materializeDim(OpBuilder &b, Location loc, Attribute dim,
-                                    const SymbolSizes &sizes) {
+Type mo::convertElementType(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), i.getWidth());
+  return type;
+}
+
+Value mo::dimOf(OpBuilder &b, Location loc, Value shaped, int64_t axis) {
+  if (isa<MemRefType>(shaped.getType()))
+    return memref::DimOp::create(b, loc, shaped, axis);
+  return tensor::DimOp::create(b, loc, shaped, axis);
+}
+
+FailureOr<Value>
+mo::materializeDim(OpBuilder &b, Location loc, Attribute dim,
+                   function_ref<FailureOr<Value>(StringAttr)> symbol) {
   if (isStaticDim(dim))
     return Value(arith::ConstantIndexOp::create(b, loc, getStaticDimSize(dim)));
-  if (auto name = dyn_cast<StringAttr>(dim)) {
-    if (Value v = sizes.lookup(name))
-      return v;
-    return emitError(loc, "cannot determine the size of symbolic dim '")
-           << name.getValue() << "' from the graph's arguments";
-  }
+  if (auto name = dyn_cast<StringAttr>(dim))
+    return symbol(name);
   auto expr = dyn_cast<DimExprAttr>(dim);
   if (!expr)
     return emitError(loc, "cannot determine the size of an unknown ('?') dim");
-  FailureOr<Value> l = materializeDim(b, loc, expr.getLhs(), sizes);
+  FailureOr<Value> l = materializeDim(b, loc, expr.getLhs(), symbol);
   if (failed(l))
     return failure();
-  FailureOr<Value> r = materializeDim(b, loc, expr.getRhs(), sizes);
+  FailureOr<Value> r = materializeDim(b, loc, expr.getRhs(), symbol);
   if (failed(r))
     return failure();
   switch (expr.getKind()) {
@@ -52,6 +61,69 @@ FailureOr<Value> mo::materializeDim(OpBuilder &b, Location loc, Attribute dim,
     return Value(arith::RemSIOp::create(b, loc, *l, *r));
   }
   llvm_unreachable("unknown dim expression kind");
+}
+
+static InFlightDiagnostic unknownSymbol(Location loc, StringAttr name) {
+  return emitError(loc, "cannot determine the size of symbolic dim '")
+         << name.getValue() << "' from the graph's arguments";
+}
+
+FailureOr<Value> mo::materializeDim(OpBuilder &b, Location loc, Attribute dim,
+                                    const SymbolSizes &sizes) {
+  return materializeDim(b, loc, dim, [&](StringAttr name) -> FailureOr<Value> {
+    if (Value v = sizes.lookup(name))
+      return v;
+    return unknownSymbol(loc, name);
+  });
+}
+
+/// The dims of a mo tensor or buffer type.
+static ArrayRef<Attribute> moDims(Type type) {
+  if (auto t = dyn_cast<mo::TensorType>(type))
+    return t.getDims();
+  if (auto t = dyn_cast<BufferType>(type))
+    return t.getDims();
+  return {};
+}
+
+FailureOr<Value> mo::sizeOf(OpBuilder &b, Location loc, Operation *at,
+                            Attribute dim,
+                            ArrayRef<std::pair<Value, int64_t>> hints) {
+  if (!isStaticDim(dim) && !hints.empty())
+    return dimOf(b, loc, hints.front().first, hints.front().second);
+  auto func = at->getParentOfType<FunctionOpInterface>();
+  return materializeDim(b, loc, dim, [&](StringAttr name) -> FailureOr<Value> {
+    // The first argument that has the dim (the entry's prologue checked that
+    // every other occurrence agrees).
+    for (unsigned i = 0; func && i < func.getNumArguments(); ++i) {
+      auto type = func.getArgAttrOfType<TypeAttr>(i, "mo.type");
+      if (!type)
+        continue;
+      for (auto [axis, d] : llvm::enumerate(moDims(type.getValue())))
+        if (d == name)
+          return dimOf(b, loc, func.getArgument(i), axis);
+    }
+    return unknownSymbol(loc, name);
+  });
+}
+
+FailureOr<Value> mo::emptyTensor(OpBuilder &b, Location loc, Operation *at,
+                                 mo::TensorType type, ArrayRef<SizeHints> hints,
+                                 Type element) {
+  SmallVector<Value> dynamic;
+  for (auto [i, dim] : llvm::enumerate(type.getDims())) {
+    if (isStaticDim(dim))
+      continue;
+    FailureOr<Value> size =
+        sizeOf(b, loc, at, dim, hints.empty() ? ArrayRef<std::pair<Value, int64_t>>{}
+                                               : ArrayRef(hints[i]));
+    if (failed(size))
+      return failure();
+    dynamic.push_back(*size);
+  }
+  return Value(tensor::EmptyOp::create(
+      b, loc, type.getStaticShape(),
+      element ? element : convertElementType(type.getElementType()), dynamic));
 }
 
 namespace {
@@ -97,12 +169,6 @@ struct Check {
   std::string message;
 };
 
-Value sizeOf(OpBuilder &b, Location loc, Value shaped, int64_t axis) {
-  if (isa<MemRefType>(shaped.getType()))
-    return memref::DimOp::create(b, loc, shaped, axis);
-  return tensor::DimOp::create(b, loc, shaped, axis);
-}
-
 Value toI64(OpBuilder &b, Location loc, Value index) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
 }
@@ -128,7 +194,7 @@ Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
 
 FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
                                       ArrayRef<EntryOperand> operands,
-                                      ArrayRef<ReshapeOp> reshapes,
+                                      ArrayRef<ReshapeCheck> reshapes,
                                       Value record, SymbolSizes &sizes,
                                       SmallVectorImpl<Attribute> &messages) {
   SmallVector<Check> checks;
@@ -149,7 +215,7 @@ FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
   SmallVector<SmallVector<Value>> actual(operands.size());
   for (auto [i, o] : llvm::enumerate(operands)) {
     for (auto [axis, dim] : llvm::enumerate(o.dims)) {
-      Value size = sizeOf(b, loc, o.value, axis);
+      Value size = dimOf(b, loc, o.value, axis);
       actual[i].push_back(size);
       if (isStaticDim(dim)) {
         equal(size,
@@ -195,16 +261,12 @@ FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
     }
   }
   // Element counts of reshapes whose two sides may differ at run time.
-  for (ReshapeOp reshape : reshapes) {
-    auto from = cast<mo::TensorType>(reshape.getInput().getType());
-    auto to = cast<mo::TensorType>(reshape.getType());
-    if (Monomial::of(from.getDims()) == Monomial::of(to.getDims()))
-      continue;
+  for (const ReshapeCheck &reshape : reshapes) {
     SmallVector<Value> fromSizes, toSizes;
-    for (auto [dims, out] : {std::pair(from.getDims(), &fromSizes),
-                             std::pair(to.getDims(), &toSizes)})
+    for (auto [dims, out] : {std::pair(reshape.from.getDims(), &fromSizes),
+                             std::pair(reshape.to.getDims(), &toSizes)})
       for (Attribute dim : dims) {
-        FailureOr<Value> size = materializeDim(b, reshape.getLoc(), dim, sizes);
+        FailureOr<Value> size = materializeDim(b, reshape.loc, dim, sizes);
         if (failed(size))
           return failure();
         out->push_back(*size);
@@ -212,8 +274,9 @@ FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
     Value fromCount = product(b, loc, fromSizes);
     Value toCount = product(b, loc, toSizes);
     equal(fromCount, toCount,
-          ("reshape at " + where(reshape.getLoc()) + ": " +
-           formatDims(from.getDims()) + " -> " + formatDims(to.getDims()) +
+          ("reshape at " + where(reshape.loc) + ": " +
+           formatDims(reshape.from.getDims()) + " -> " +
+           formatDims(reshape.to.getDims()) +
            ": {actual} elements cannot become {expected}"));
   }
 
@@ -236,4 +299,8 @@ FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
   memref::StoreOp::create(b, loc, seen, record, ValueRange{at0});
   memref::StoreOp::create(b, loc, wanted, record, ValueRange{at1});
   return status;
+}
+
+bool mo::sameElementCount(ArrayRef<Attribute> from, ArrayRef<Attribute> to) {
+  return Monomial::of(from) == Monomial::of(to);
 }

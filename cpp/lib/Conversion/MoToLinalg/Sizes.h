@@ -1,8 +1,10 @@
 //===- Sizes.h - sizes and runtime shape checks for mo lowering -*- C++ -*-===//
 //
-// Shared by the mo-to-linalg lowering: `index` values for mo dims, and the
-// prologue of an entry function that checks every size the compiled code
-// relies on before any of it runs.
+// Shared by the mo-to-linalg patterns: `index` values for mo dims, taken
+// locally (from an operand with the same dim, else from the enclosing
+// function's arguments, whose mo types are kept in `mo.type` attributes),
+// and the prologue of an entry function that checks every size the compiled
+// code relies on before any of it runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,12 +20,32 @@ namespace mlir::mo {
 
 /// The sizes of a graph's symbolic dims, as `index` values.
 using SymbolSizes = DenseMap<StringAttr, Value>;
+/// (value, axis) pairs whose size is known to equal a dim.
+using SizeHints = SmallVector<std::pair<Value, int64_t>>;
+
+/// Builtin element type: signed/unsigned integers become signless.
+Type convertElementType(Type type);
+/// The size of `shaped` (tensor or memref) along `axis`.
+Value dimOf(OpBuilder &b, Location loc, Value shaped, int64_t axis);
 
 /// An `index` value for `dim`: a constant, a symbol's size, or index
 /// arithmetic over them. Fails (with a diagnostic at `loc`) for `?` and for
-/// symbols `sizes` lacks.
+/// symbols `symbol` cannot size.
+FailureOr<Value> materializeDim(OpBuilder &b, Location loc, Attribute dim,
+                                function_ref<FailureOr<Value>(StringAttr)> symbol);
 FailureOr<Value> materializeDim(OpBuilder &b, Location loc, Attribute dim,
                                 const SymbolSizes &sizes);
+
+/// The size of `dim` inside the function that holds `at`: a hint's dim if
+/// there is one, else computed from the function's arguments.
+FailureOr<Value> sizeOf(OpBuilder &b, Location loc, Operation *at,
+                        Attribute dim, ArrayRef<std::pair<Value, int64_t>> hints = {});
+
+/// tensor.empty of the converted `type` (or with `element`), sized per dim
+/// from `hints[i]` or the enclosing function's arguments.
+FailureOr<Value> emptyTensor(OpBuilder &b, Location loc, Operation *at,
+                             mo::TensorType type, ArrayRef<SizeHints> hints,
+                             Type element = {});
 
 /// One shaped argument of an entry function, as the caller passed it (every
 /// dim dynamic), with the mo dims it must have.
@@ -36,19 +58,38 @@ struct EntryOperand {
   bool isOutput = false;
 };
 
+/// A reshape the entry must check: `from` and `to` must hold as many
+/// elements (`loc` names it in the message).
+struct ReshapeCheck {
+  mo::TensorType from, to;
+  Location loc;
+};
+
 /// Emits, at `b`'s insertion point, the checks that keep the entry's code in
 /// bounds: every static dim has its size, every occurrence of a symbolic
 /// name the same size (the first occurrence binds it in `sizes`), every dim
-/// expression its value, and every reshape reachable from the entry
-/// (through calls) keeps its element count. Returns an `i64` status: 0, or
-/// the 1-based index of the first failed check in `messages`; the sizes it
-/// saw and expected are stored in `record` (a `memref<2xi64>`). Each message
-/// names what failed, with `{actual}` and `{expected}` for those sizes.
+/// expression its value, and every reshape in `reshapes` keeps its element
+/// count. Returns an `i64` status: 0, or the 1-based index of the first
+/// failed check in `messages`; the sizes it saw and expected are stored in
+/// `record` (a `memref<2xi64>`). Each message names what failed, with
+/// `{actual}` and `{expected}` for those sizes.
 FailureOr<Value> buildEntryChecks(OpBuilder &b, Location loc,
                                   ArrayRef<EntryOperand> operands,
-                                  ArrayRef<ReshapeOp> reshapes, Value record,
+                                  ArrayRef<ReshapeCheck> reshapes, Value record,
                                   SymbolSizes &sizes,
                                   SmallVectorImpl<Attribute> &messages);
+
+/// The (offsets, sizes, strides) of a strided window whose shape is `dims`;
+/// non-static sizes are read from `sizeSource` (tensor or memref).
+void windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
+                  ArrayRef<int64_t> steps, ArrayRef<Attribute> dims,
+                  Value sizeSource, SmallVectorImpl<OpFoldResult> &offsets,
+                  SmallVectorImpl<OpFoldResult> &sizes,
+                  SmallVectorImpl<OpFoldResult> &strides);
+
+/// Whether `from` and `to` hold the same number of elements for all sizes
+/// (equal products of the same factors).
+bool sameElementCount(ArrayRef<Attribute> from, ArrayRef<Attribute> to);
 
 } // namespace mlir::mo
 

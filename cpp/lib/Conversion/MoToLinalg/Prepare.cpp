@@ -1,0 +1,118 @@
+//===- Prepare.cpp - what must hold before mo is lowered ------------------===//
+//
+// Conditions the lowering needs that the mo verifiers do not demand (mo IR
+// may call a public graph or use a `?` dim; lowered code cannot), reported
+// before any pattern runs so that a failure leaves one clear diagnostic; and
+// the reshapes each entry's prologue checks, gathered across its callees.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sizes.h"
+#include "mo/Conversion/MoToLinalg.h"
+#include "mo/Dialect/MoOps.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::mo;
+
+static ArrayRef<Attribute> moDims(Type type) {
+  if (auto t = dyn_cast<mo::TensorType>(type))
+    return t.getDims();
+  if (auto t = dyn_cast<BufferType>(type))
+    return t.getDims();
+  return {};
+}
+
+/// Every symbolic name a type's dims use that `bound` lacks.
+static std::optional<StringAttr> unboundSymbol(Type type,
+                                               const DenseSet<StringAttr> &bound) {
+  llvm::SetVector<StringAttr> used;
+  for (Attribute dim : moDims(type))
+    collectDimSymbols(dim, used);
+  for (StringAttr name : used)
+    if (!bound.contains(name))
+      return name;
+  return std::nullopt;
+}
+
+static LogicalResult unknownSize(Operation *op, StringAttr name) {
+  return op->emitError("cannot determine the size of symbolic dim '")
+         << name.getValue() << "' from the graph's arguments";
+}
+
+static LogicalResult checkGraph(GraphOp graph, SymbolTable &symbols) {
+  // The sizes a graph knows are the plain dims of its arguments.
+  DenseSet<StringAttr> bound;
+  for (Type t : graph.getArgumentTypes())
+    for (Attribute dim : moDims(t))
+      if (auto name = dyn_cast<StringAttr>(dim))
+        bound.insert(name);
+  for (Type t : graph.getArgumentTypes())
+    if (std::optional<StringAttr> name = unboundSymbol(t, bound))
+      return unknownSize(graph, *name);
+  if (graph.isPublic())
+    for (Type t : graph.getResultTypes())
+      if (!isa<mo::TensorType>(t))
+        return graph.emitOpError("entry graph results must be tensors, got ") << t;
+  WalkResult walk = graph.walk([&](Operation *op) -> WalkResult {
+    if (auto call = dyn_cast<CallOp>(op)) {
+      auto callee = symbols.lookup<GraphOp>(call.getCalleeAttr().getAttr());
+      if (callee && callee.isPublic())
+        return call.emitOpError("calls the entry graph @")
+               << call.getCallee()
+               << "; only private graphs (subgraphs) can be called";
+    }
+    if (auto c = dyn_cast<ConstantOp>(op); c && !isa<DenseElementsAttr>(c.getValue()))
+      return c.emitOpError("only dense constants can be lowered");
+    if (auto r = dyn_cast<ReshapeOp>(op))
+      for (Attribute dim : cast<mo::TensorType>(r.getType()).getDims())
+        if (isUnknownDim(dim))
+          return r.emitError("cannot determine the size of an unknown ('?') dim");
+    for (Type t : op->getResultTypes())
+      if (std::optional<StringAttr> name = unboundSymbol(t, bound))
+        return unknownSize(op, *name);
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Every reshape of `graph` and of the graphs it calls whose element counts
+/// may differ at run time, each graph once.
+static void collectReshapes(GraphOp graph, SymbolTable &symbols,
+                            SmallVectorImpl<Attribute> &checks,
+                            llvm::SmallPtrSetImpl<Operation *> &seen) {
+  if (!seen.insert(graph).second)
+    return;
+  MLIRContext *ctx = graph.getContext();
+  graph.walk([&](Operation *op) {
+    if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+      auto from = cast<mo::TensorType>(reshape.getInput().getType());
+      auto to = cast<mo::TensorType>(reshape.getType());
+      if (!sameElementCount(from.getDims(), to.getDims()))
+        checks.push_back(DictionaryAttr::get(
+            ctx, {NamedAttribute(StringAttr::get(ctx, "from"), TypeAttr::get(from)),
+                  NamedAttribute(StringAttr::get(ctx, "to"), TypeAttr::get(to)),
+                  NamedAttribute(StringAttr::get(ctx, "loc"), reshape.getLoc())}));
+    } else if (auto call = dyn_cast<CallOp>(op)) {
+      if (auto callee = symbols.lookup<GraphOp>(call.getCalleeAttr().getAttr()))
+        collectReshapes(callee, symbols, checks, seen);
+    }
+  });
+}
+
+LogicalResult mo::prepareForLowering(ModuleOp module) {
+  SymbolTable symbols(module);
+  for (GraphOp graph : module.getOps<GraphOp>()) {
+    if (failed(checkGraph(graph, symbols)))
+      return failure();
+    if (!graph.isPublic())
+      continue;
+    SmallVector<Attribute> checks;
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    collectReshapes(graph, symbols, checks, seen);
+    graph->setAttr("mo.reshape_checks", ArrayAttr::get(module.getContext(), checks));
+  }
+  return success();
+}

@@ -1,0 +1,207 @@
+//===- Shape.cpp - mo shape ops to tensor/linalg --------------------------===//
+//
+// reshape becomes tensor.collapse_shape / tensor.expand_shape wherever the
+// dims group into factors (most reshapes: `[b, s, 4] -> [b * s, 4]`), which
+// linalg fusion and tiling see through; only a reshape whose dims do not
+// group (e.g. `[6] -> [2, 3]` after `[3, 2]`-style reorders of factors) is a
+// general tensor.reshape. transpose is linalg.transpose, slice an
+// extract_slice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sizes.h"
+#include "mo/Conversion/MoToLinalg.h"
+#include "mo/Dialect/MoOps.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::mo;
+
+namespace {
+
+/// A product of dims: a constant and a sorted list of other factors.
+struct Factors {
+  int64_t constant = 1;
+  SmallVector<std::string> symbols;
+
+  void multiply(Attribute dim) {
+    if (isStaticDim(dim)) {
+      constant *= getStaticDimSize(dim);
+      return;
+    }
+    if (auto expr = dyn_cast<DimExprAttr>(dim);
+        expr && expr.getKind() == DimExprKind::Mul) {
+      multiply(expr.getLhs());
+      multiply(expr.getRhs());
+      return;
+    }
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    printDim(os, dim);
+    symbols.insert(llvm::upper_bound(symbols, s), s);
+  }
+  bool operator==(const Factors &o) const {
+    return constant == o.constant && symbols == o.symbols;
+  }
+  /// Whether `o` divides this product (as factors).
+  bool divisibleBy(const Factors &o) const {
+    if (o.constant == 0 || constant % o.constant != 0)
+      return false;
+    return std::includes(symbols.begin(), symbols.end(), o.symbols.begin(),
+                         o.symbols.end());
+  }
+};
+
+/// Groups consecutive dims of `from` and `to` with equal products, if they
+/// group: the pairs of index lists, in order.
+std::optional<std::pair<SmallVector<ReassociationIndices>,
+                        SmallVector<ReassociationIndices>>>
+groupDims(ArrayRef<Attribute> from, ArrayRef<Attribute> to) {
+  SmallVector<ReassociationIndices> in, out;
+  size_t i = 0, j = 0;
+  while (i < from.size() && j < to.size()) {
+    ReassociationIndices gi{static_cast<int64_t>(i)}, gj{static_cast<int64_t>(j)};
+    Factors a, b;
+    a.multiply(from[i++]);
+    b.multiply(to[j++]);
+    while (!(a == b)) {
+      if (a.divisibleBy(b) && j < to.size()) {
+        gj.push_back(j);
+        b.multiply(to[j++]);
+      } else if (b.divisibleBy(a) && i < from.size()) {
+        gi.push_back(i);
+        a.multiply(from[i++]);
+      } else {
+        return std::nullopt;
+      }
+    }
+    in.push_back(gi);
+    out.push_back(gj);
+  }
+  // Leftover size-1 dims join the last group.
+  for (; i < from.size(); ++i) {
+    if (getStaticDimSize(from[i]) != 1 || in.empty())
+      return std::nullopt;
+    in.back().push_back(i);
+  }
+  for (; j < to.size(); ++j) {
+    if (getStaticDimSize(to[j]) != 1 || out.empty())
+      return std::nullopt;
+    out.back().push_back(j);
+  }
+  return std::make_pair(in, out);
+}
+
+struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto fromType = cast<mo::TensorType>(op.getInput().getType());
+    auto toType = cast<mo::TensorType>(op.getType());
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(toType));
+    Value input = adaptor.getInput();
+    auto groups = groupDims(fromType.getDims(), toType.getDims());
+    bool collapses = groups && llvm::all_of(groups->second,
+                                            [](auto &g) { return g.size() == 1; });
+    if (collapses && fromType.getRank() != 0 && toType.getRank() != 0) {
+      Value r = tensor::CollapseShapeOp::create(rewriter, loc, input, groups->first);
+      if (r.getType() != type)
+        r = tensor::CastOp::create(rewriter, loc, type, r);
+      rewriter.replaceOp(op, r);
+      return success();
+    }
+    SmallVector<OpFoldResult> sizes;
+    for (Attribute dim : toType.getDims()) {
+      if (isStaticDim(dim)) {
+        sizes.push_back(rewriter.getIndexAttr(getStaticDimSize(dim)));
+        continue;
+      }
+      FailureOr<Value> size = sizeOf(rewriter, loc, op, dim);
+      if (failed(size))
+        return failure();
+      sizes.push_back(*size);
+    }
+    if (!groups || fromType.getRank() == 0 || toType.getRank() == 0) {
+      SmallVector<Value> values =
+          getValueOrCreateConstantIndexOp(rewriter, loc, sizes);
+      Value shape = tensor::FromElementsOp::create(
+          rewriter, loc, RankedTensorType::get({type.getRank()}, rewriter.getIndexType()),
+          values);
+      rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type, input, shape);
+      return success();
+    }
+    auto &[in, out] = *groups;
+    bool expands = llvm::all_of(in, [](auto &g) { return g.size() == 1; });
+    if (!expands) // Both: collapse each group to one dim, then expand.
+      input = tensor::CollapseShapeOp::create(rewriter, loc, input, in);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, type, input, out, sizes);
+    return success();
+  }
+};
+
+struct TransposeToLinalg : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<mo::TensorType>(op.getType());
+    SmallVector<SizeHints> hints(type.getRank());
+    for (auto [i, p] : llvm::enumerate(op.getPermutation()))
+      hints[i].push_back({adaptor.getInput(), p});
+    FailureOr<Value> init = emptyTensor(rewriter, op.getLoc(), op, type, hints);
+    if (failed(init))
+      return failure();
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                       adaptor.getInput(), *init,
+                                                       op.getPermutation())
+                               .getResult());
+    return success();
+  }
+};
+
+struct SliceToExtractSlice : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<mo::TensorType>(op.getType());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    windowSlices(rewriter, op.getLoc(), op.getStarts(), op.getSteps(),
+                 type.getDims(), adaptor.getInput(), offsets, sizes, strides);
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, cast<RankedTensorType>(getTypeConverter()->convertType(type)),
+        adaptor.getInput(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+} // namespace
+
+void mo::windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
+                      ArrayRef<int64_t> steps, ArrayRef<Attribute> dims,
+                      Value sizeSource, SmallVectorImpl<OpFoldResult> &offsets,
+                      SmallVectorImpl<OpFoldResult> &sizes,
+                      SmallVectorImpl<OpFoldResult> &strides) {
+  for (auto [i, start, step, dim] : llvm::enumerate(starts, steps, dims)) {
+    offsets.push_back(b.getIndexAttr(start));
+    strides.push_back(b.getIndexAttr(step));
+    if (isStaticDim(dim))
+      sizes.push_back(b.getIndexAttr(getStaticDimSize(dim)));
+    else
+      sizes.push_back(tensor::getMixedSize(b, loc, sizeSource, i));
+  }
+}
+
+void mo::populateMoShapeToTensorPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns) {
+  patterns.add<ReshapeToTensor, TransposeToLinalg, SliceToExtractSlice>(
+      converter, patterns.getContext());
+}
