@@ -102,6 +102,25 @@ def MoWeightsToArguments : Pass<"mo-weights-to-arguments", "::mlir::ModuleOp"> {
   }];
 }
 
+def MoInterchangeContractions
+    : Pass<"mo-interchange-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Baseline CPU loop order: the reduction of a contraction "
+                "one loop out";
+  let description = [{
+    Every linalg contraction whose innermost loop is its reduction and whose
+    next loop is parallel (linalg.matmul: m, n, k) becomes a linalg.generic
+    with those two loops swapped (m, k, n), so that loops lowered from it
+    vectorize along contiguous rows. A stand-in until contractions are tiled
+    and packed.
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<?x4xf32>, memref<4x?xf32>) outs(%c : memref<?x?xf32>)
+    ```
+    becomes a linalg.generic with `iterator_types = ["parallel", "reduction", "parallel"]`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {
   let summary = "Stores booleans as bytes: memref<...xi1> becomes memref<...xi8>";
   let description = [{

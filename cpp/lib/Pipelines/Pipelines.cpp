@@ -26,7 +26,7 @@ static const char kCpuCodegen[] =
     "cse,canonicalize,"
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
-    "func.func(convert-linalg-to-loops),"
+    "func.func(mo-interchange-contractions,convert-linalg-to-loops),"
     "mo-widen-bool-memrefs,"
     "expand-strided-metadata,"
     "lower-affine,"

@@ -2,6 +2,7 @@
 #ifndef MO_CONVERSION_PASSES_H
 #define MO_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
