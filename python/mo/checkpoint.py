@@ -35,8 +35,9 @@ from typing import Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from mo.graph import quantization as _quantization
-from mo.graph.quantization import QuantizationEncoding, get_encoding
+from mo._quant import encoding as _quant
+from mo._quant.encoding import QuantizationEncoding, get_encoding
+from mo.dtype import from_bfloat16_bits, to_bfloat16_bits
 
 __all__ = [
     "BFloat16Tensor",
@@ -122,18 +123,10 @@ class QuantizedTensor:
             got = data.dtype if isinstance(data, np.ndarray) else type(data).__name__
             raise TypeError(f"QuantizedTensor({enc.name}): data must be a uint8 array, got {got}")
         if shape is None:
-            logical = enc.dequantized_shape(data.shape)
-        else:
-            logical = tuple(int(d) for d in shape)
-        packed = enc.quantized_shape(logical)
-        expected = int(np.prod(packed, dtype=np.int64))
-        if data.size != expected:
-            raise ValueError(
-                f"QuantizedTensor({enc.name}): a tensor of shape {logical} takes {expected} "
-                f"bytes, got {data.size}"
-            )
+            shape = enc.dequantized_shape(data.shape)
+        data, logical = _quant.reshape_packed(enc, data, shape, f"QuantizedTensor({enc.name})")
         object.__setattr__(self, "encoding", enc)
-        object.__setattr__(self, "data", data.reshape(packed))
+        object.__setattr__(self, "data", data)
         object.__setattr__(self, "shape", logical)
 
     @classmethod
@@ -143,11 +136,11 @@ class QuantizedTensor:
         """Quantizes ``array`` (see :func:`mo.graph.quantization.quantize`)."""
         enc = get_encoding(encoding)
         shape = np.shape(array)
-        return cls(enc, _quantization.quantize(enc, array), shape)
+        return cls(enc, _quant.quantize(enc, array), shape)
 
     def dequantize(self) -> np.ndarray:
         """The float32 values, of shape :attr:`shape`."""
-        return _quantization.dequantize(self.encoding, self.data, self.shape)
+        return _quant.dequantize(self.encoding, self.data, self.shape)
 
     @property
     def nbytes(self) -> int:
@@ -188,18 +181,15 @@ class BFloat16Tensor:
 
     @classmethod
     def from_float32(cls, array: npt.ArrayLike) -> BFloat16Tensor:
-        """Rounds float32 values to bfloat16 (to nearest even; NaNs stay quiet NaNs)."""
-        x = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
-        nan = (x & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
-        rounded = (
-            x.astype(np.uint64) + 0x7FFF + ((x >> np.uint32(16)) & np.uint32(1))
-        ) >> np.uint64(16)
-        bits = np.where(nan, (x >> np.uint32(16)) | np.uint32(0x40), rounded).astype(np.uint16)
-        return cls(bits)
+        """Rounds float32 values to bfloat16 (to nearest even; NaNs stay quiet NaNs).
+
+        Other inputs are converted to float32 first, as ggml does.
+        """
+        return cls(to_bfloat16_bits(np.asarray(array, dtype=np.float32)))
 
     def to_float32(self) -> np.ndarray:
         """The exact float32 values."""
-        return (self.bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
+        return from_bfloat16_bits(self.bits)
 
     @property
     def shape(self) -> tuple[int, ...]:

@@ -49,6 +49,7 @@ import math
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = ["DType", "DTypePromotionError", "promote", "promote_scalar"]
 
@@ -266,6 +267,34 @@ def _bfloat16_type() -> Any:
             "install it (pip install ml_dtypes) to move bfloat16 data through numpy"
         ) from None
     return ml_dtypes.bfloat16
+
+
+# -- bfloat16 bits -------------------------------------------------------------
+# numpy has no bfloat16, so mo keeps raw bfloat16 data (checkpoints, graph
+# constants) as uint16 bit patterns; these two convert them, with ml_dtypes.
+
+
+def to_bfloat16_bits(array: npt.ArrayLike) -> np.ndarray:
+    """``array`` rounded to bfloat16 (to nearest even), as C-contiguous uint16 bits.
+
+    Overflow gives an infinity; a NaN becomes the quiet NaN of its sign.
+
+    Example:
+        >>> to_bfloat16_bits(np.array([1.0, 3.14159, -2.5], np.float32))
+        array([16256, 16457, 49184], dtype=uint16)
+    """
+    with np.errstate(invalid="ignore"):  # a signalling NaN sets the flag; it still gives a NaN
+        return np.asarray(array).astype(_bfloat16_type(), order="C").view(np.uint16)
+
+
+def from_bfloat16_bits(bits: npt.ArrayLike) -> np.ndarray:
+    """The float32 values of bfloat16 bit patterns (exact: bfloat16 is a float32 prefix).
+
+    Example:
+        >>> from_bfloat16_bits(np.array([16256, 16457, 49184], np.uint16))
+        array([ 1.      ,  3.140625, -2.5     ], dtype=float32)
+    """
+    return np.asarray(bits, dtype=np.uint16).view(_bfloat16_type()).astype(np.float32)
 
 
 # -- promotion ---------------------------------------------------------------

@@ -24,13 +24,14 @@ Example:
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from mo._record import record
 from mo.driver import CPU, Device
 from mo.dtype import DType
 from mo.graph.dim import AlgebraicDim, Dim, DimLike, Shape, StaticDim, SymbolicDim
+from mo.graph.type import BufferType, DeviceRef, TensorType
 
 __all__ = [
     "BufferLayout",
@@ -50,25 +51,15 @@ _MULTI_DEVICE = (
 )
 
 
-def _graph_type_module() -> Any:
-    """``mo.graph.type`` if something imported it already, else None.
-
-    A TensorType or DeviceRef can only exist once that module is loaded, so
-    this never imports the graph package (whose ``__init__`` may need the
-    native extension).
-    """
-    return sys.modules.get("mo.graph.type")
-
-
 def _to_device(x: Any) -> Device | None:
     if isinstance(x, Device):
         return x
-    gt = _graph_type_module()
-    if gt is not None and isinstance(x, gt.DeviceRef):
+    if isinstance(x, DeviceRef):
         return x.to_device()
     return None
 
 
+@record(init=False, repr=False)
 class DeviceMesh:
     """The devices a layout spans; in mo, exactly one device.
 
@@ -86,7 +77,8 @@ class DeviceMesh:
         (DeviceMesh(_=1), (CPU(),))
     """
 
-    __slots__ = ("_device",)
+    device: Device
+    """The mesh's only device."""
 
     def __init__(self, devices: Any = None) -> None:
         if devices is None:
@@ -111,23 +103,12 @@ class DeviceMesh:
                     f"expected a device (CPU(), GPU(id) or a DeviceRef), got "
                     f"{type(seq[0]).__name__}"
                 )
-        object.__setattr__(self, "_device", dev)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("DeviceMesh is immutable")
-
-    def __reduce__(self) -> Any:
-        return (DeviceMesh, (self._device,))
+        object.__setattr__(self, "device", dev)
 
     @property
     def devices(self) -> tuple[Device, ...]:
         """The devices (one)."""
-        return (self._device,)
-
-    @property
-    def device(self) -> Device:
-        """The mesh's only device."""
-        return self._device
+        return (self.device,)
 
     @property
     def mesh_shape(self) -> tuple[int, ...]:
@@ -147,14 +128,6 @@ class DeviceMesh:
     def __repr__(self) -> str:
         return "DeviceMesh(_=1)"
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DeviceMesh):
-            return NotImplemented
-        return self._device == other._device
-
-    def __hash__(self) -> int:
-        return hash(("DeviceMesh", self._device))
-
 
 class Placement:
     """How a tensor is laid out along one mesh axis."""
@@ -162,6 +135,7 @@ class Placement:
     __slots__ = ()
 
 
+@record
 class Replicated(Placement):
     """Every device holds the whole tensor.
 
@@ -170,18 +144,8 @@ class Replicated(Placement):
         (Replicated(), True)
     """
 
-    __slots__ = ()
 
-    def __repr__(self) -> str:
-        return "Replicated()"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Replicated) or NotImplemented
-
-    def __hash__(self) -> int:
-        return hash("Replicated")
-
-
+@record
 class Sharded(Placement):
     """The tensor is split along ``axis`` across the mesh axis.
 
@@ -193,36 +157,15 @@ class Sharded(Placement):
         Sharded(axis=0)
     """
 
-    __slots__ = ("_axis",)
+    axis: int
+    """The tensor axis that is split."""
 
-    def __init__(self, axis: int) -> None:
-        if isinstance(axis, bool) or not isinstance(axis, int):
-            raise TypeError(f"Sharded axis must be an int, got {type(axis).__name__}")
-        object.__setattr__(self, "_axis", axis)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Sharded is immutable")
-
-    def __reduce__(self) -> Any:
-        return (Sharded, (self._axis,))
-
-    @property
-    def axis(self) -> int:
-        """The tensor axis that is split."""
-        return self._axis
-
-    def __repr__(self) -> str:
-        return f"Sharded(axis={self._axis})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sharded):
-            return NotImplemented
-        return self._axis == other._axis
-
-    def __hash__(self) -> int:
-        return hash(("Sharded", self._axis))
+    def __post_init__(self) -> None:
+        if isinstance(self.axis, bool) or not isinstance(self.axis, int):
+            raise TypeError(f"Sharded axis must be an int, got {type(self.axis).__name__}")
 
 
+@record(repr=False)
 class DeviceMapping:
     """A mesh and one placement per mesh axis: in mo, one device, replicated.
 
@@ -235,12 +178,15 @@ class DeviceMapping:
         DeviceMapping(DeviceMesh(_=1), [Replicated()])
     """
 
-    __slots__ = ("_mesh", "_placements")
+    mesh: DeviceMesh
+    """The device mesh."""
+    placements: tuple[Placement, ...] = (Replicated(),)
+    """One placement per mesh axis."""
 
-    def __init__(self, mesh: DeviceMesh, placements: Sequence[Placement] = (Replicated(),)) -> None:
-        if not isinstance(mesh, DeviceMesh):
-            raise TypeError(f"mesh must be a DeviceMesh, got {type(mesh).__name__}")
-        placements = tuple(placements)
+    def __post_init__(self) -> None:
+        if not isinstance(self.mesh, DeviceMesh):
+            raise TypeError(f"mesh must be a DeviceMesh, got {type(self.mesh).__name__}")
+        placements = tuple(self.placements)
         for p in placements:
             if isinstance(p, Sharded):
                 raise NotImplementedError(f"{_MULTI_DEVICE}; got {p!r}")
@@ -252,40 +198,15 @@ class DeviceMapping:
             raise ValueError(
                 f"a DeviceMapping needs one placement per mesh axis (1), got {len(placements)}"
             )
-        object.__setattr__(self, "_mesh", mesh)
-        object.__setattr__(self, "_placements", placements)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("DeviceMapping is immutable")
-
-    def __reduce__(self) -> Any:
-        return (DeviceMapping, (self._mesh, self._placements))
-
-    @property
-    def mesh(self) -> DeviceMesh:
-        """The device mesh."""
-        return self._mesh
-
-    @property
-    def placements(self) -> tuple[Placement, ...]:
-        """One placement per mesh axis."""
-        return self._placements
+        object.__setattr__(self, "placements", placements)
 
     @property
     def device(self) -> Device:
         """The one device."""
-        return self._mesh.device
+        return self.mesh.device
 
     def __repr__(self) -> str:
-        return f"DeviceMapping({self._mesh!r}, {list(self._placements)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DeviceMapping):
-            return NotImplemented
-        return (self._mesh, self._placements) == (other._mesh, other._placements)
-
-    def __hash__(self) -> int:
-        return hash((self._mesh, self._placements))
+        return f"DeviceMapping({self.mesh!r}, {list(self.placements)!r})"
 
 
 def _to_mapping(x: Any) -> DeviceMapping:
@@ -322,8 +243,12 @@ class DimBindings(dict):
         self.sources: dict[str, tuple[str, int]] = {}
 
 
+@record(init=False, repr=False)
 class TensorLayout:
     """A read-only tensor argument: dtype, shape and device mapping.
+
+    A layout is a graph type (``to_type()``: the dtype, dims and device) plus
+    the device mapping; ``BufferLayout`` holds a ``BufferType``.
 
     Args:
         dtype: the element type.
@@ -345,86 +270,73 @@ class TensorLayout:
         (True, False)
     """
 
-    __slots__ = ("_dtype", "_dims", "_mapping")
+    _type: TensorType | BufferType
+    mapping: DeviceMapping
+    """The device mapping."""
 
     is_buffer = False
 
     def __init__(self, dtype: DType, shape: Iterable[DimLike], device: Any = None) -> None:
-        if not isinstance(dtype, DType):
-            raise TypeError(f"dtype must be a DType, got {type(dtype).__name__} {dtype!r}")
-        object.__setattr__(self, "_dtype", dtype)
-        object.__setattr__(self, "_dims", tuple(Shape(shape)))
-        object.__setattr__(self, "_mapping", _to_mapping(CPU() if device is None else device))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __reduce__(self) -> Any:
-        return (type(self), (self._dtype, self._dims, self._mapping))
+        mapping = _to_mapping(CPU() if device is None else device)
+        kind = BufferType if self.is_buffer else TensorType
+        object.__setattr__(self, "_type", kind(dtype, shape, DeviceRef.from_device(mapping.device)))
+        object.__setattr__(self, "mapping", mapping)
 
     # -- properties --------------------------------------------------------
 
     @property
     def dtype(self) -> DType:
         """The element type."""
-        return self._dtype
+        return self._type.dtype
 
     @property
     def shape(self) -> Shape:
         """The dims (a fresh ``Shape`` list; mutating it changes nothing here)."""
-        return Shape(self._dims)
+        return self._type.shape
 
     @property
     def dims(self) -> tuple[Dim, ...]:
         """The dims as a tuple."""
-        return self._dims
+        return self._type.dims
 
     @property
     def rank(self) -> int:
         """The number of dims."""
-        return len(self._dims)
-
-    @property
-    def mapping(self) -> DeviceMapping:
-        """The device mapping."""
-        return self._mapping
+        return self._type.rank
 
     @property
     def mesh(self) -> DeviceMesh:
         """The device mesh."""
-        return self._mapping.mesh
+        return self.mapping.mesh
 
     @property
     def placements(self) -> tuple[Placement, ...]:
         """The placements."""
-        return self._mapping.placements
+        return self.mapping.placements
 
     @property
     def device(self) -> Device:
         """The one device."""
-        return self._mapping.device
+        return self.mapping.device
 
     @property
     def symbols(self) -> frozenset[str]:
         """The symbolic names the dims use."""
-        return Shape(self._dims).symbols
+        return self._type.symbols
 
     # -- conversions -------------------------------------------------------
 
     def as_buffer(self) -> BufferLayout:
         """The ``BufferLayout`` with the same fields."""
-        return BufferLayout(self._dtype, self._dims, self._mapping)
+        return BufferLayout(self.dtype, self.dims, self.mapping)
 
     def as_tensor(self) -> TensorLayout:
         """The ``TensorLayout`` with the same fields."""
-        return TensorLayout(self._dtype, self._dims, self._mapping)
+        return TensorLayout(self.dtype, self.dims, self.mapping)
 
-    def to_type(self) -> Any:
+    def to_type(self) -> TensorType | BufferType:
         """The graph type of this layout (``TensorType`` or ``BufferType``)."""
-        from mo.graph import type as gt
-
-        cls = gt.BufferType if self.is_buffer else gt.TensorType
-        return cls(self._dtype, self._dims, gt.DeviceRef.from_device(self.device))
+        return self._type
 
     # -- matching ----------------------------------------------------------
 
@@ -462,6 +374,7 @@ class TensorLayout:
             argument 0 but 7 in argument 1"``.
         """
         argument = str(argument)
+        want, dims = self._type.dtype, self._type.dims
         if bindings is None:
             bindings = DimBindings()
         shape = tuple(int(s) for s in shape)
@@ -470,16 +383,16 @@ class TensorLayout:
             got = "[" + ", ".join(str(s) for s in shape) + "]"
             dt = dtype.name if isinstance(dtype, DType) else repr(dtype)
             return (
-                f"argument {argument}: expected {self._dtype.name} shape {Shape(self._dims)} "
+                f"argument {argument}: expected {want.name} shape {Shape(dims)} "
                 f"on {self.device}, got {dt} shape {got} on {device}{extra}"
             )
 
-        if dtype != self._dtype or device != self.device or len(shape) != len(self._dims):
+        if dtype != want or device != self.device or len(shape) != len(dims):
             return mismatch()
         sources = getattr(bindings, "sources", None)
         new: dict[str, int] = {}
         new_sources: dict[str, tuple[str, int]] = {}
-        for axis, (dim, size) in enumerate(zip(self._dims, shape)):
+        for axis, (dim, size) in enumerate(zip(dims, shape)):
             if isinstance(dim, StaticDim):
                 if dim.value != size:
                     return mismatch()
@@ -505,7 +418,7 @@ class TensorLayout:
                     new[name] = size
                     new_sources[name] = (argument, axis)
         known = {**bindings, **new}
-        for axis, (dim, size) in enumerate(zip(self._dims, shape)):
+        for axis, (dim, size) in enumerate(zip(dims, shape)):
             if isinstance(dim, AlgebraicDim) and dim.symbols <= known.keys():
                 try:
                     expected = dim.evaluate(known)
@@ -522,17 +435,7 @@ class TensorLayout:
     # -- dunder ------------------------------------------------------------
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._dtype!r}, {Shape(self._dims)}, {self._mapping!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TensorLayout):
-            return NotImplemented
-        return (type(self), self._dtype, self._dims, self._mapping) == (
-            type(other), other._dtype, other._dims, other._mapping
-        )
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self._dtype, self._dims, self._mapping))
+        return f"{type(self).__name__}({self.dtype!r}, {self.shape}, {self.mapping!r})"
 
 
 class BufferLayout(TensorLayout):
@@ -568,8 +471,7 @@ def as_layout(spec: Any) -> TensorLayout:
     """
     if isinstance(spec, TensorLayout):
         return spec
-    gt = _graph_type_module()
-    if gt is not None and isinstance(spec, (gt.TensorType, gt.BufferType)):
+    if isinstance(spec, (TensorType, BufferType)):
         return spec.to_layout()
     type_name = _type_name(spec)
     try:

@@ -6,9 +6,10 @@ import importlib
 import pytest
 
 MODULES = [
-    "mo._pytree", "mo.checkpoint", "mo.compilation", "mo.compiler", "mo.driver", "mo.dtype",
-    "mo.functional", "mo.graph.dim", "mo.graph.graph", "mo.graph.ops",
-    "mo.graph.quantization", "mo.graph.type", "mo.sharding", "mo.tensor",
+    "mo._pytree", "mo._quant.encoding", "mo._quant.gguf", "mo._record", "mo.checkpoint",
+    "mo.compilation", "mo.compiler", "mo.driver", "mo.dtype", "mo.functional", "mo.graph.dim",
+    "mo.graph.graph", "mo.graph.ops", "mo.graph.quantization", "mo.graph.type", "mo.sharding",
+    "mo.tensor",
 ]
 
 

@@ -89,6 +89,20 @@ def test_bfloat16_with_ml_dtypes():
     assert DType.from_numpy(np.ones(2, ml_dtypes.bfloat16).dtype) is DType.bfloat16
 
 
+def test_bfloat16_bits_round_trip():
+    bits = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)  # every bfloat16
+    values = mo.dtype.from_bfloat16_bits(bits)
+    assert values.dtype == np.float32
+    np.testing.assert_array_equal(values.view(np.uint32), bits.astype(np.uint32) << 16)  # exact
+    back = mo.dtype.to_bfloat16_bits(values)  # signalling NaNs included: no warning
+    nan = np.isnan(values)
+    np.testing.assert_array_equal(back[~nan], bits[~nan])
+    assert np.isnan(mo.dtype.from_bfloat16_bits(back[nan])).all()
+    # Round to nearest even; overflow gives an infinity.
+    x = np.array([1 + 2**-8, 1 + 3 * 2**-8, 3.4e38, 0.0], np.float32)
+    assert mo.dtype.to_bfloat16_bits(x).tolist() == [0x3F80, 0x3F82, 0x7F80, 0]
+
+
 def test_bfloat16_without_ml_dtypes(monkeypatch):
     import builtins
 

@@ -17,6 +17,8 @@ import time
 import gguf
 import numpy as np
 import pytest
+from mo._quant import encoding as q_encoding
+from mo._quant import gguf as q_gguf
 from mo.graph import quantization as q
 from mo.graph.quantization import BlockParameters, QuantizationEncoding
 
@@ -287,9 +289,9 @@ def test_quantize_matches_ggml_reference_digest(name):
 def test_quantize_is_independent_of_chunking_and_rounding_path(name, monkeypatch):
     x = golden_input()
     expected = q.quantize(name, x)
-    monkeypatch.setattr(q, "_CHUNK_ELEMENTS", 256)  # one block per chunk
+    monkeypatch.setattr(q_encoding, "_CHUNK_ELEMENTS", 256)  # one block per chunk
     np.testing.assert_array_equal(q.quantize(name, x), expected)
-    monkeypatch.setattr(q, "_RINT_SAFE", 0.0)  # always take the bit-exact nearest_int path
+    monkeypatch.setattr(q_gguf, "_RINT_SAFE", 0.0)  # always take the bit-exact nearest_int path
     np.testing.assert_array_equal(q.quantize(name, x), expected)
 
 
@@ -301,7 +303,7 @@ def test_nearest_int_emulates_ggml():
     values = np.array(
         [0.5, 1.5, 2.5, -0.5, -1.5, 3.49, -7.51, 4194303.0, -4194303.0, 5e6, -6e6, 1e9], np.float32
     )
-    got = q._nearest_int(values)
+    got = q_gguf._nearest_int(values)
     assert got.tolist() == [reference(v) for v in values]
     assert got[:9].tolist() == np.rint(values[:9]).astype(int).tolist()
 

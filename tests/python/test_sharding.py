@@ -252,16 +252,30 @@ def test_as_layout_layout_attribute_that_raises():
         as_layout(Weird())
 
 
+def fresh_python(code: str) -> str:
+    """What ``code`` prints in a new interpreter that imports this mo."""
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(mo.sharding.__file__)))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=env)
+    return out.stdout.strip()
+
+
 def test_sharding_does_not_import_graph_package():
     """sharding needs no graph builder (whose __init__ may load native code)."""
     code = (
         "import sys; import mo.sharding, mo.driver, mo.dtype, mo._pytree, mo.graph.dim, "
         "mo.graph.type; print(sorted(m for m in sys.modules if m.startswith('mo._mlir')))"
     )
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(mo.sharding.__file__)))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, env=env)
-    assert out.stdout.strip() == "[]"
+    assert fresh_python(code) == "[]"
+
+
+def test_layouts_build_on_types():
+    """A layout is a graph type plus a mapping; mo.graph.type never imports mo.sharding."""
+    assert fresh_python("import sys, mo.graph.type; print('mo.sharding' in sys.modules)") == "False"
+    t = TensorLayout(F32, ["batch", 2], GPU(1))
+    assert t.to_type() is t.to_type() and t.to_type() == TensorType(F32, ["batch", 2], GPU(1))
+    assert t.to_type().dims == t.dims == (Dim("batch"), Dim(2))
+    assert type(t.as_buffer().to_type()) is BufferType
 
 
 # -- matches -------------------------------------------------------------------

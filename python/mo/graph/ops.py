@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from mo import _context, _opdefs
-from mo.dtype import DType, promote, promote_scalar
+from mo.dtype import DType, promote, promote_scalar, to_bfloat16_bits
 from mo.graph.dim import AlgebraicDim, Dim, Shape, StaticDim
 from mo.graph.graph import (
     BufferValue,
@@ -139,7 +139,7 @@ def constant(value: Any, dtype: DType | None = None, device: DeviceRef | None = 
         dtype = DType.from_numpy(array.dtype)
     device = device or DeviceRef.CPU()
     if dtype is DType.bfloat16:  # the raw bits, rounded to nearest even
-        array = np.array(array.astype(dtype.to_numpy()).view(np.uint16), order="C")
+        array = np.ascontiguousarray(to_bfloat16_bits(array))
     else:
         # np.array, not np.ascontiguousarray: the latter makes 0-d arrays 1-d.
         array = np.array(array, dtype=dtype.to_numpy(), order="C")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from mo._record import record
 from mo.driver import CPU, GPU, Device
 from mo.dtype import DType
 from mo.graph.dim import Dim, DimLike, Shape
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["BufferType", "DeviceRef", "TensorType"]
 
 
+@record(repr=False)
 class DeviceRef:
     """A reference to a device in a graph: ``cpu:0``, ``gpu:1``.
 
@@ -44,12 +46,14 @@ class DeviceRef:
         True
     """
 
-    __slots__ = ("_label", "_id")
+    label: str
+    """``"cpu"`` or ``"gpu"``."""
+    id: int = 0
+    """The device index."""
 
-    def __init__(self, label: str, id: int = 0) -> None:
-        dev = Device(label, id)  # validates
-        object.__setattr__(self, "_label", dev.label)
-        object.__setattr__(self, "_id", dev.id)
+    def __post_init__(self) -> None:
+        # Device validates both and turns a numpy integer id into an int.
+        object.__setattr__(self, "id", Device(self.label, self.id).id)
 
     @staticmethod
     def CPU(id: int = 0) -> DeviceRef:  # noqa: N802 (MAX's spelling)
@@ -78,52 +82,28 @@ class DeviceRef:
 
     def to_device(self) -> Device:
         """The driver device (``CPU()`` or ``GPU(id)``); allocates nothing."""
-        return CPU(self._id) if self._label == "cpu" else GPU(self._id)
-
-    @property
-    def label(self) -> str:
-        """``"cpu"`` or ``"gpu"``."""
-        return self._label
+        return CPU(self.id) if self.label == "cpu" else GPU(self.id)
 
     @property
     def device_type(self) -> str:
         """Same as ``label`` (MAX's name)."""
-        return self._label
-
-    @property
-    def id(self) -> int:
-        """The device index."""
-        return self._id
+        return self.label
 
     def is_cpu(self) -> bool:
         """True for the CPU."""
-        return self._label == "cpu"
+        return self.label == "cpu"
 
     def is_gpu(self) -> bool:
         """True for a GPU."""
-        return self._label == "gpu"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("DeviceRef is immutable")
-
-    def __reduce__(self) -> Any:
-        return (DeviceRef, (self._label, self._id))
+        return self.label == "gpu"
 
     def __str__(self) -> str:
-        return f"{self._label}:{self._id}"
+        return f"{self.label}:{self.id}"
 
     def __repr__(self) -> str:
-        if self._label == "cpu":
-            return "DeviceRef.CPU()" if self._id == 0 else f"DeviceRef.CPU({self._id})"
-        return f"DeviceRef.GPU({self._id})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DeviceRef):
-            return NotImplemented
-        return (self._label, self._id) == (other._label, other._id)
-
-    def __hash__(self) -> int:
-        return hash(("DeviceRef", self._label, self._id))
+        if self.label == "cpu":
+            return "DeviceRef.CPU()" if self.id == 0 else f"DeviceRef.CPU({self.id})"
+        return f"DeviceRef.GPU({self.id})"
 
 
 def _as_device_ref(device: Any) -> DeviceRef:
@@ -132,69 +112,46 @@ def _as_device_ref(device: Any) -> DeviceRef:
     return DeviceRef.from_device(device)
 
 
-def _dims(shape: Any) -> tuple[Dim, ...]:
-    return tuple(Shape(shape))
-
-
+@record(init=False, repr=False)
 class _ShapedType:
-    __slots__ = ("_dtype", "_dims", "_device")
+    """dtype + dims + device: the record both graph types and (through them)
+    the layouts of ``mo.sharding`` are built on."""
 
-    _is_buffer = False
+    dtype: DType
+    """The element type."""
+    dims: tuple[Dim, ...]
+    """The dims as a tuple."""
+    device: DeviceRef
+    """Where the value lives."""
 
     def __init__(self, dtype: DType, shape: Iterable[DimLike],
                  device: DeviceRef | Device | None = None) -> None:
         if not isinstance(dtype, DType):
             raise TypeError(f"dtype must be a DType, got {type(dtype).__name__} {dtype!r}")
-        object.__setattr__(self, "_dtype", dtype)
-        object.__setattr__(self, "_dims", _dims(shape))
-        object.__setattr__(self, "_device", _as_device_ref(device))
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __reduce__(self) -> Any:
-        return (type(self), (self._dtype, self._dims, self._device))
-
-    @property
-    def dtype(self) -> DType:
-        """The element type."""
-        return self._dtype
+        object.__setattr__(self, "dtype", dtype)
+        object.__setattr__(self, "dims", tuple(Shape(shape)))
+        object.__setattr__(self, "device", _as_device_ref(device))
 
     @property
     def shape(self) -> Shape:
-        """The dims (a fresh ``Shape`` list)."""
-        return Shape(self._dims)
-
-    @property
-    def device(self) -> DeviceRef:
-        """Where the value lives."""
-        return self._device
+        """The dims (a fresh ``Shape`` list; mutating it changes nothing here)."""
+        return Shape(self.dims)
 
     @property
     def rank(self) -> int:
         """The number of dims."""
-        return len(self._dims)
+        return len(self.dims)
 
     @property
     def symbols(self) -> frozenset[str]:
         """The symbolic names the dims use."""
-        return Shape(self._dims).symbols
+        return Shape(self.dims).symbols
 
     def __repr__(self) -> str:
         return (
-            f"{type(self).__name__}(dtype={self._dtype}, shape={list(self._dims)!r}, "
-            f"device={self._device})"
+            f"{type(self).__name__}(dtype={self.dtype}, shape={list(self.dims)!r}, "
+            f"device={self.device})"
         )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _ShapedType):
-            return NotImplemented
-        return (type(self), self._dtype, self._dims, self._device) == (
-            type(other), other._dtype, other._dims, other._device
-        )
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self._dtype, self._dims, self._device))
 
 
 class TensorType(_ShapedType):
@@ -218,13 +175,13 @@ class TensorType(_ShapedType):
 
     def to_layout(self) -> TensorLayout:
         """The single-device ``TensorLayout`` of this type."""
-        from mo.sharding import TensorLayout
+        from mo.sharding import TensorLayout  # lazy: mo.sharding imports this module
 
-        return TensorLayout(self._dtype, list(self._dims), self._device.to_device())
+        return TensorLayout(self.dtype, self.dims, self.device)
 
     def as_buffer(self) -> BufferType:
         """The ``BufferType`` with the same dtype, shape and device."""
-        return BufferType(self._dtype, self._dims, self._device)
+        return BufferType(self.dtype, self.dims, self.device)
 
 
 class BufferType(_ShapedType):
@@ -237,14 +194,12 @@ class BufferType(_ShapedType):
 
     __slots__ = ()
 
-    _is_buffer = True
-
     def to_layout(self) -> BufferLayout:
         """The single-device ``BufferLayout`` of this type."""
-        from mo.sharding import BufferLayout
+        from mo.sharding import BufferLayout  # lazy: mo.sharding imports this module
 
-        return BufferLayout(self._dtype, list(self._dims), self._device.to_device())
+        return BufferLayout(self.dtype, self.dims, self.device)
 
     def as_tensor(self) -> TensorType:
         """The ``TensorType`` with the same dtype, shape and device."""
-        return TensorType(self._dtype, self._dims, self._device)
+        return TensorType(self.dtype, self.dims, self.device)
