@@ -26,4 +26,42 @@ def Mo_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
   ];
 }
 
+def Mo_ReduceOpInterface : OpInterface<"ReduceOpInterface"> {
+  let cppNamespace = "::mlir::mo";
+  let description = [{
+    An op that reduces its input along one axis, keeping the axis with size
+    1 (MAX semantics). Lowerings build one reduction loop nest and ask the op
+    for its identity, its combining step and its final step; an arg
+    reduction (argmax, argmin) yields the si64 index of the first best
+    element instead of the element.
+  }];
+  let methods = [
+    InterfaceMethod<"The reduced axis.", "int64_t", "getReducedAxis">,
+    InterfaceMethod<"Whether the result is the index of the best element.",
+      "bool", "isArgReduction">,
+    InterfaceMethod<[{
+        Whether f16/bf16 accumulate in f32 (sums, means, products).
+      }], "bool", "accumulatesWide">,
+    InterfaceMethod<[{
+        The identity of the combining step for builtin element `type`.
+      }], "::mlir::Value", "buildIdentity",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::Location":$loc,
+           "::mlir::Type":$type, "::mlir::Type":$element)>,
+    InterfaceMethod<[{
+        Combines accumulator `args[0]` with element `args[1]`; for an arg
+        reduction, whether `args[1]` is better than `args[0]` (an i1).
+      }], "::mlir::Value", "buildCombine",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::Location":$loc,
+           "::mlir::ValueRange":$args, "::mlir::Type":$element)>,
+    InterfaceMethod<"Whether buildFinal does more than return the accumulator.",
+      "bool", "hasFinalStep">,
+    InterfaceMethod<[{
+        The result from the accumulator `args[0]` and the reduced axis' size
+        `args[1]` (an index): the accumulator itself, or the mean.
+      }], "::mlir::Value", "buildFinal",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::Location":$loc,
+           "::mlir::ValueRange":$args)>,
+  ];
+}
+
 #endif // MO_INTERFACES_TD

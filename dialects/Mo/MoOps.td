@@ -398,5 +398,6 @@ def Mo_QMatmulOp : Mo_Op<"qmatmul", [Pure]> {
 }
 
 include "Mo/MoElementwise.td"
+include "Mo/MoReduce.td"
 
 #endif // MO_OPS_TD

@@ -19,7 +19,8 @@ def main(records_path: str, out_path: str) -> None:
         r = records[name]
         entry = {"name": r["opName"], "class": name.removeprefix("Mo_"),
                  "summary": r["summary"]}
-        for field in ("moFamily", "moKinds", "moKindsText", "moReference", "moArity"):
+        for field in ("moFamily", "moKinds", "moKindsText", "moReference", "moArity",
+                      "moPythonName"):
             if field in r:
                 entry[field.removeprefix("mo")[0].lower() + field[3:]] = r[field]
         ops.append(entry)

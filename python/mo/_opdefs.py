@@ -51,6 +51,8 @@ class OpDef:
     kinds: tuple[str, ...] = ()
     kinds_text: str = ""
     reference: str = ""
+    python_name: str = ""
+    """The Python function's name (``sum`` for ``reduce_sum``), else ``name``."""
 
     def accepts(self, dtype: DType) -> bool:
         """Whether the op is defined on ``dtype`` elements."""
@@ -73,10 +75,11 @@ def by_name() -> dict[str, OpDef]:
         ops = json.load(f)["ops"]
     return {o["name"]: OpDef(o["name"], o["class"], o["summary"], o.get("family"),
                              o.get("arity"), tuple(o.get("kinds", ())),
-                             o.get("kindsText", ""), o.get("reference", ""))
+                             o.get("kindsText", ""), o.get("reference", ""),
+                             o.get("pythonName", o["name"]))
             for o in ops}
 
 
 def family(name: str) -> list[OpDef]:
-    """The ops of one family ("unary", "binary"), in registry order."""
+    """The ops of one family ("unary", "binary", "reduce"), in registry order."""
     return [o for o in by_name().values() if o.family == name]

@@ -18,10 +18,13 @@ _COMPARE = {
     "ge": "greater_equal",
 }
 _UNARY = {"neg": "negative", "abs": "abs"}
+# Methods: x.sum(axis), x.reshape(shape), ... are the ops of the same name.
+_METHODS = ["reshape", "cast", "transpose", "sum", "mean", "prod", "max", "min", "argmax",
+            "argmin"]
 
 
 def install(cls: type, apply: Callable[..., Any]) -> None:
-    """Defines the operators of ``cls`` as ``apply(op_name, *operands)``."""
+    """Defines the operators and methods of ``cls`` as ``apply(op_name, *args, **kwargs)``."""
 
     def binary(op: str, reflected: bool) -> Callable[[Any, Any], Any]:
         if reflected:
@@ -35,6 +38,10 @@ def install(cls: type, apply: Callable[..., Any]) -> None:
         setattr(cls, f"__{name}__", binary(op, False))
     for name, op in _UNARY.items():
         setattr(cls, f"__{name}__", lambda self, _op=op: apply(_op, self))
+    for name in _METHODS:
+        method = (lambda _op: lambda self, *args, **kwargs: apply(_op, self, *args, **kwargs))(name)
+        method.__name__ = name
+        setattr(cls, name, method)
     # Defining __eq__ removes hashing: keep identity hashing (numpy arrays,
     # whose == is elementwise too, are unhashable; tensors stay usable as keys).
     cls.__hash__ = object.__hash__

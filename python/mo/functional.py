@@ -20,7 +20,8 @@ from mo.graph import ops as _ops
 from mo.tensor import Tensor
 
 # The ops F exposes; each maps Tensor arguments to graph values and back.
-_OPS = [*_ops._BINARY, *_ops._UNARY, "maximum", "minimum", "matmul", "reshape", "cast",
+_OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "matmul", "reshape",
+        "cast",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "buffer_store", "constant", "constant_external", "lazy"]

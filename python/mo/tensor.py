@@ -196,12 +196,6 @@ class Tensor:
     # Operators: see the install() call after the class.
     __array_ufunc__ = None  # numpy defers `array + tensor` to Tensor
 
-    def reshape(self, shape: Sequence[Any]) -> Tensor:
-        return _F().reshape(self, shape)
-
-    def cast(self, dtype: DType) -> Tensor:
-        return _F().cast(self, dtype)
-
     def __setitem__(self, index: Any, value: Any) -> None:
         _F().buffer_store(self, value, index)
 
@@ -213,4 +207,4 @@ class Tensor:
         return _F().slice_tensor(self, index)
 
 
-_operators.install(Tensor, lambda op, *args: getattr(_F(), op)(*args))
+_operators.install(Tensor, lambda op, *args, **kwargs: getattr(_F(), op)(*args, **kwargs))

@@ -690,3 +690,32 @@ mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 4], f32>
   mo.output
 }
+
+// -----
+
+// A reduction's axis must be one of the input's dims.
+mo.graph @reduce_axis(%x: !mo.tensor<[2, 3], f32>) -> !mo.tensor<[2, 1], f32> {
+  // expected-error @+2 {{reduction axis 2 is out of range for '!mo.tensor<[2, 3], f32>'}}
+  // expected-error @+1 {{'mo.reduce_sum' op failed to infer returned types}}
+  %y = mo.reduce_sum %x {axis = 2 : i64} : !mo.tensor<[2, 3], f32> -> !mo.tensor<[2, 1], f32>
+  mo.output %y : !mo.tensor<[2, 1], f32>
+}
+
+// -----
+
+// The kept axis has size 1: any other result type is wrong.
+mo.graph @reduce_type(%x: !mo.tensor<[2, 3], f32>) -> !mo.tensor<[2], f32> {
+  // expected-error @+2 {{'mo.reduce_sum' op inferred type(s) '!mo.tensor<[2, 1], f32>' are incompatible with return type(s) of operation '!mo.tensor<[2], f32>'}}
+  // expected-error @+1 {{'mo.reduce_sum' op failed to infer returned types}}
+  %y = mo.reduce_sum %x {axis = 1 : i64} : !mo.tensor<[2, 3], f32> -> !mo.tensor<[2], f32>
+  mo.output %y : !mo.tensor<[2], f32>
+}
+
+// -----
+
+// mean is defined on floats only (the registry's kinds).
+mo.graph @mean_int(%x: !mo.tensor<[2, 3], si32>) -> !mo.tensor<[2, 1], si32> {
+  // expected-error @+1 {{'mo.reduce_mean' op operand #0 must be mo tensor of floating-point values, but got '!mo.tensor<[2, 3], si32>'}}
+  %y = mo.reduce_mean %x {axis = 1 : i64} : !mo.tensor<[2, 3], si32> -> !mo.tensor<[2, 1], si32>
+  mo.output %y : !mo.tensor<[2, 1], si32>
+}

@@ -146,3 +146,158 @@ def test_round_trip_and_canonicalize(opdef):
         module.operation.verify()
         assert f"mo.{opdef.name}" in str(module)
 
+
+
+# -- reductions -----------------------------------------------------------------------
+
+REDUCE = _opdefs.family("reduce")
+
+
+def _reduce_graph(opdef, dtype, shape, axis):
+    with Graph(f"r_{opdef.python_name}", input_types=[tt(list(shape), dtype)]) as g:
+        g.output(getattr(ops, opdef.python_name)(g.inputs[0], axis=axis))
+    return g
+
+
+def _reduce_reference(opdef, x, axis):
+    fn = getattr(np, opdef.reference)
+    if opdef.python_name in ("argmax", "argmin"):
+        return np.expand_dims(fn(x, axis=axis), axis).astype(np.int64)
+    if x.dtype in (np.float16, DType.bfloat16.to_numpy()):
+        return fn(x.astype(np.float32), axis=axis, keepdims=True).astype(x.dtype)
+    if opdef.python_name in ("sum", "prod"):  # MAX keeps the dtype (integers wrap)
+        return fn(x, axis=axis, keepdims=True, dtype=x.dtype)
+    return fn(x, axis=axis, keepdims=True)
+
+
+def _reduce_input(dtype, shape, rng):
+    if dtype is DType.bool:
+        return rng.integers(0, 2, shape).astype(bool)
+    if dtype.is_float:
+        return rng.normal(size=shape).astype(dtype.to_numpy())
+    lo = -4 if dtype.is_signed else 0
+    return rng.integers(lo, 5, shape).astype(dtype.to_numpy())
+
+
+def _run(g, x):
+    out_type = g.outputs[0]
+    shape = [int(d) if d.is_static else x.shape[i] for i, d in enumerate(out_type.shape)]
+    out = np.empty(shape, out_type.dtype.to_numpy())
+    Executable(g.module).run([x], [], [out])
+    return out
+
+
+def _check(out, expected, dtype):
+    if out.dtype.kind == "f" or out.dtype == DType.bfloat16.to_numpy():
+        tol = {DType.float16: 5e-3, DType.bfloat16: 2e-2}.get(dtype, 1e-5)
+        np.testing.assert_allclose(out.astype(np.float64), expected.astype(np.float64),
+                                   rtol=tol, atol=tol)
+    else:
+        np.testing.assert_array_equal(out, expected)
+
+
+REDUCE_CASES = [(o, d) for o in REDUCE for d in DTYPES if o.accepts(d)]
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("opdef,dtype", REDUCE_CASES, ids=lambda v: getattr(v, "name", None))
+def test_reductions_match_numpy(opdef, dtype, axis):
+    rng = np.random.default_rng(1)
+    x = _reduce_input(dtype, (3, 5), rng)
+    out = _run(_reduce_graph(opdef, dtype, (3, 5), axis), x)
+    assert out.shape == tuple(1 if i == axis % 2 else n for i, n in enumerate(x.shape))
+    _check(out, _reduce_reference(opdef, x, axis), dtype)
+
+
+@pytest.mark.parametrize("opdef", REDUCE, ids=lambda o: o.python_name)
+def test_reductions_symbolic_and_size_one(opdef):
+    rng = np.random.default_rng(2)
+    g = _reduce_graph(opdef, DType.float32, ["n", 4], axis=1)
+    assert str(g.outputs[0].type.shape) == "[n, 1]"
+    for n in (1, 7):
+        x = _reduce_input(DType.float32, (n, 4), rng)
+        _check(_run(g, x), _reduce_reference(opdef, x, 1), DType.float32)
+    # A size-1 axis is the identity of the combine (or index 0).
+    ones = _reduce_graph(opdef, DType.float32, [3, 1], axis=1)
+    x = _reduce_input(DType.float32, (3, 1), rng)
+    _check(_run(ones, x), _reduce_reference(opdef, x, 1), DType.float32)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod"])
+def test_empty_axis_gives_the_identity(name):
+    g = _reduce_graph(_opdefs.by_name()[f"reduce_{name}"], DType.float32, [3, 0], axis=1)
+    out = _run(g, np.zeros((3, 0), np.float32))
+    assert out.tolist() == ([[0.0]] * 3 if name == "sum" else [[1.0]] * 3)
+
+
+@pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin"])
+def test_nan_propagates_like_numpy(name):
+    opdef = next(o for o in REDUCE if o.python_name == name)
+    x = np.array([[1.0, np.nan, 3.0, np.nan], [2.0, 5.0, -1.0, 0.0]], np.float32)
+    out = _run(_reduce_graph(opdef, DType.float32, (2, 4), 1), x)
+    np.testing.assert_array_equal(out, _reduce_reference(opdef, x, 1))
+
+
+def test_reduction_errors():
+    from mo import _context
+
+    with Graph("bad", input_types=[tt([2, 3], DType.int32)]) as g:
+        with pytest.raises(ValueError, match="axis 2 is out of range for a rank-2 tensor"):
+            ops.sum(g.inputs[0], axis=2)
+        with pytest.raises(ValueError, match="mean is defined on floating-point tensors, got int32"):
+            ops.mean(g.inputs[0])
+        with pytest.raises(TypeError, match="axis must be an int"):
+            ops.sum(g.inputs[0], axis=1.0)
+        with pytest.raises(TypeError, match="either a second tensor"):
+            ops.max(g.inputs[0], g.inputs[0], axis=0)
+        g.output(g.inputs[0])
+    with _context.context(), pytest.raises(ir.MLIRError, match="mo tensor of floating-point values"):
+        ir.Module.parse("mo.graph @g(%x: !mo.tensor<[2], si32>) -> !mo.tensor<[1], si32> {\n"
+                        "  %y = mo.reduce_mean %x {axis = 0 : i64} : !mo.tensor<[2], si32> -> "
+                        "!mo.tensor<[1], si32>\n  mo.output %y : !mo.tensor<[1], si32>\n}")
+
+
+def test_max_min_overloads_and_methods_compiled_and_eager():
+    from mo import compilation
+    from mo import functional as F
+    from mo.driver import CPU
+    from mo.sharding import TensorLayout
+    from mo.tensor import Tensor
+
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) % 5
+    y = np.full((3, 4), 2.0, np.float32)
+
+    def f(a, b):
+        return F.max(a, b), F.max(a, axis=0), a.min(axis=1), a.sum(), a.argmax(axis=0)
+
+    spec = TensorLayout(DType.float32, ["n", 4], CPU())
+    compiled = [o.to_numpy() for o in compilation.compile(f)(spec, spec)(x, y)]
+    eager = [o.to_numpy() for o in f(Tensor(x), Tensor(y))]
+    expected = [np.maximum(x, y), x.max(0, keepdims=True), x.min(1, keepdims=True),
+                x.sum(-1, keepdims=True), x.argmax(0)[None]]
+    for got in (compiled, eager):
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(g, e)
+
+
+@pytest.mark.parametrize("opdef", REDUCE, ids=lambda o: o.python_name)
+def test_reductions_round_trip_and_canonicalize(opdef):
+    from mo import _context
+    from mo._mlir import passmanager
+
+    r = "si64" if opdef.python_name.startswith("arg") else "f32"
+    text = (f"mo.graph @g(%x: !mo.tensor<[n, 4], f32>) -> !mo.tensor<[n, 1], {r}> {{\n"
+            f"  %y = mo.{opdef.name} %x {{axis = 1 : i64}} : !mo.tensor<[n, 4], f32> -> "
+            f"!mo.tensor<[n, 1], {r}>\n  mo.output %y : !mo.tensor<[n, 1], {r}>\n}}")
+    text = text.replace("mo.graph @g(", "mo.graph @g<n>(")
+    with _context.context():
+        module = ir.Module.parse(text)
+        pretty = str(module)
+        assert f"mo.{opdef.name} %arg0 {{axis = 1 : i64}}" in pretty
+        generic = module.operation.get_asm(print_generic_op_form=True)
+        assert str(ir.Module.parse(generic)) == pretty
+        buffer = io.BytesIO()
+        module.operation.write_bytecode(buffer)
+        assert str(ir.Module.parse(buffer.getvalue())) == pretty
+        passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
+        assert f"mo.{opdef.name}" in str(module)

@@ -636,3 +636,25 @@ LogicalResult QMatmulOp::verify() {
            << ", got " << out;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult mo::inferReduceType(std::optional<Location> loc, Value input,
+                                  uint64_t axis, bool isArg,
+                                  SmallVectorImpl<Type> &inferred) {
+  auto type = dyn_cast<mo::TensorType>(input.getType());
+  if (!type || axis >= static_cast<uint64_t>(type.getRank()))
+    return loc ? mlir::emitError(*loc, "reduction axis ")
+                     << axis << " is out of range for " << input.getType()
+               : failure();
+  SmallVector<Attribute> dims(type.getDims());
+  dims[axis] = getStaticDim(type.getContext(), 1);
+  Type element = isArg ? IntegerType::get(type.getContext(), 64,
+                                          IntegerType::Signed)
+                       : type.getElementType();
+  inferred.push_back(
+      mo::TensorType::get(type.getContext(), dims, element, type.getDevice()));
+  return success();
+}

@@ -185,3 +185,23 @@ Value scalar::compare(OpBuilder &b, Location loc, Value x, Value y,
   bool isUnsigned = element.isUnsignedInteger() || element.isInteger(1);
   return arith::CmpIOp::create(b, loc, isUnsigned ? u : s, x, y);
 }
+
+Value scalar::isBetter(OpBuilder &b, Location loc, Value x, Value best,
+                       Type element, bool isMax) {
+  using FP = arith::CmpFPredicate;
+  using IP = arith::CmpIPredicate;
+  if (!isa<FloatType>(element))
+    return compare(b, loc, x, best, element, FP::OGT, isMax ? IP::sgt : IP::slt,
+                   isMax ? IP::ugt : IP::ult);
+  Value beats = arith::CmpFOp::create(b, loc, isMax ? FP::OGT : FP::OLT, x, best);
+  Value xNan = arith::CmpFOp::create(b, loc, FP::UNO, x, x);
+  Value bestNumber = arith::CmpFOp::create(b, loc, FP::ORD, best, best);
+  return arith::OrIOp::create(b, loc, beats,
+                              arith::AndIOp::create(b, loc, xNan, bestNumber));
+}
+
+Value scalar::mean(OpBuilder &b, Location loc, Value sum, Value count) {
+  Value n = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
+  Value nf = arith::SIToFPOp::create(b, loc, sum.getType(), n);
+  return arith::DivFOp::create(b, loc, sum, nf);
+}

@@ -168,19 +168,13 @@ class TensorValue(Value):
     # Operators: see the install() call after the class.
 
     @staticmethod
-    def _op(name: str, *args: Any) -> TensorValue:
+    def _op(name: str, *args: Any, **kwargs: Any) -> TensorValue:
         from mo.graph import ops
 
-        return getattr(ops, name)(*args)
+        return getattr(ops, name)(*args, **kwargs)
 
     def __getitem__(self, index: Any) -> TensorValue:
         return self._op("slice_tensor", self, index)
-
-    def reshape(self, shape: Iterable[Any]) -> TensorValue:
-        return self._op("reshape", self, shape)
-
-    def cast(self, dtype: DType) -> TensorValue:
-        return self._op("cast", self, dtype)
 
 
 _operators.install(TensorValue, TensorValue._op)

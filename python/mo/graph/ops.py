@@ -251,8 +251,9 @@ def _check_kind(opdef: _opdefs.OpDef, inputs: list, dtype: DType) -> None:
     """The registry's element kinds, checked before building (the verifier
     checks the same rule, with the same kinds text)."""
     if not opdef.accepts(dtype):
-        raise op_error(opdef.name, inputs, f"{opdef.name} is defined on {opdef.kinds_text} "
-                                           f"tensors, got {dtype.name} (cast it first)")
+        name = opdef.python_name
+        raise op_error(name, inputs, f"{name} is defined on {opdef.kinds_text} tensors, got "
+                                     f"{dtype.name} (cast it first)")
 
 
 def _make_binary(opdef: _opdefs.OpDef) -> Callable[[Any, Any], TensorValue]:
@@ -289,7 +290,63 @@ for _def in _opdefs.family("binary"):
 for _def in _opdefs.family("unary"):
     globals()[_def.name] = _make_unary(_def)
 del _def
-maximum, minimum = globals()["max"], globals()["min"]
+
+
+# -- reductions (the registry's rows) ---------------------------------------------
+
+_REDUCE = {o.python_name: o.cls for o in _opdefs.family("reduce")}
+
+
+def _axis(name: str, x: TensorValue, axis: Any, inputs: list) -> int:
+    """``axis`` as a non-negative int (negative counts from the end)."""
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"{name}: axis must be an int, got {type(axis).__name__}")
+    if not -x.rank <= axis < x.rank:
+        raise op_error(name, inputs, f"axis {axis} is out of range for a rank-{x.rank} tensor")
+    return int(axis) % x.rank
+
+
+def _make_reduce(opdef: _opdefs.OpDef) -> Callable[..., TensorValue]:
+    name = opdef.python_name
+
+    def fn(x: Any, axis: int = -1) -> TensorValue:
+        x = as_tensor_value(x)
+        _check_kind(opdef, [x], x.dtype)
+        axis = _axis(name, x, axis, [x, axis])
+        return build(name, [x, axis], x.graph,
+                     lambda: getattr(_mo(), opdef.cls)(x._value, axis))
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"The {opdef.summary.split(' along')[0].removeprefix('The ')} of ``x`` along "
+                  f"``axis``, which stays with size 1 (``numpy.{opdef.reference}`` with "
+                  f"``keepdims=True``); defined on {opdef.kinds_text} tensors.")
+    return fn
+
+
+_reductions = {o.python_name: _make_reduce(o) for o in _opdefs.family("reduce")}
+_elementwise_max, _elementwise_min = globals()["max"], globals()["min"]
+globals().update({k: v for k, v in _reductions.items() if k not in ("max", "min")})
+
+
+def _overload(name: str, elementwise: Callable, reduction: Callable) -> Callable[..., TensorValue]:
+    def fn(x: Any, y: Any = None, /, axis: int | None = None) -> TensorValue:
+        if y is not None:
+            if axis is not None:
+                raise TypeError(f"{name}: pass either a second tensor (elementwise) or an axis "
+                                "(reduction), not both")
+            return elementwise(x, y)
+        return reduction(x, -1 if axis is None else axis)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"MAX's overload: ``{name}(x, y)`` is the elementwise {name}imum with "
+                  f"broadcasting, ``{name}(x, axis=a)`` the reduction along ``a`` (default -1, "
+                  "kept with size 1).")
+    return fn
+
+
+max = _overload("max", _elementwise_max, _reductions["max"])  # noqa: A001 (MAX's name)
+min = _overload("min", _elementwise_min, _reductions["min"])  # noqa: A001 (MAX's name)
+maximum, minimum = _elementwise_max, _elementwise_min
 
 
 # -- linear algebra and shapes ------------------------------------------------------
@@ -588,7 +645,7 @@ def _expand_index(index: Any, rank: int) -> tuple:
             raise IndexError("None (np.newaxis) in an index is not supported: reshape instead")
         if isinstance(item, (bool, np.bool_)):
             raise IndexError("boolean indices are not supported: use integers and slices")
-    if sum(item is Ellipsis for item in items) > 1:
+    if builtins.sum(item is Ellipsis for item in items) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if Ellipsis in items:
         at = items.index(Ellipsis)

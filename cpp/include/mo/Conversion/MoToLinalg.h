@@ -28,6 +28,9 @@ void populateMoGraphToFuncPatterns(const TypeConverter &converter,
 /// Every op with ElementwiseOpInterface: one linalg.generic.
 void populateMoElementwiseToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);
+/// Every op with ReduceOpInterface (sum, mean, max, argmax, ...).
+void populateMoReduceToLinalgPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 /// matmul.
 void populateMoContractionToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);

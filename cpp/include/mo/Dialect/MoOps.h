@@ -27,6 +27,11 @@ LogicalResult inferBinaryElementwiseTypes(std::optional<Location> loc,
                                           ValueRange operands,
                                           SmallVectorImpl<Type> &inferred,
                                           bool isCompare);
+/// Result type of a reduction along `axis` (kept with size 1): the input's
+/// element type, or si64 for an arg reduction. Fails for an axis out of range.
+LogicalResult inferReduceType(std::optional<Location> loc, Value input,
+                              uint64_t axis, bool isArg,
+                              SmallVectorImpl<Type> &inferred);
 /// How a binary op of the registry folds (each part optional).
 struct BinaryFold {
   /// The op on constant floats, integers (with signedness) and bools.

@@ -43,6 +43,13 @@ Value compare(OpBuilder &b, Location loc, Value x, Value y, Type element,
               arith::CmpFPredicate f, arith::CmpIPredicate s,
               arith::CmpIPredicate u);
 
+/// Whether `x` beats the best so far `best` (greater for a max, less for a
+/// min; the first NaN beats everything, as numpy's argmax/argmin).
+Value isBetter(OpBuilder &b, Location loc, Value x, Value best, Type element,
+               bool isMax);
+/// `sum` divided by `count` (an index), in the float type of `sum`.
+Value mean(OpBuilder &b, Location loc, Value sum, Value count);
+
 } // namespace mlir::mo::scalar
 
 #endif // MO_DIALECT_MOSCALAR_H

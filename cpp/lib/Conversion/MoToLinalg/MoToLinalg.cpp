@@ -48,6 +48,7 @@ void mo::populateMoToLinalgConversionPatterns(const TypeConverter &converter,
                                               RewritePatternSet &patterns) {
   populateMoGraphToFuncPatterns(converter, patterns);
   populateMoElementwiseToLinalgPatterns(converter, patterns);
+  populateMoReduceToLinalgPatterns(converter, patterns);
   populateMoContractionToLinalgPatterns(converter, patterns);
   populateMoShapeToTensorPatterns(converter, patterns);
   populateMoBufferToMemRefPatterns(converter, patterns);
