@@ -221,7 +221,8 @@ def Mo_ReshapeOp : Mo_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Mo_TransposeOp : Mo_Op<"transpose", [Pure]> {
+def Mo_TransposeOp : Mo_Op<"transpose", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Permutes the dims of a tensor";
   let description = [{
     Result dim `i` is operand dim `permutation[i]`.
@@ -235,7 +236,6 @@ def Mo_TransposeOp : Mo_Op<"transpose", [Pure]> {
   let assemblyFormat = [{
     $input $permutation attr-dict `:` qualified(type($input)) `->` qualified(type($result))
   }];
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -304,7 +304,7 @@ def Mo_AnyBuffer : Type<CPred<"::llvm::isa<::mlir::mo::BufferType>($_self)">,
                         "mo buffer", "::mlir::mo::BufferType">;
 
 def Mo_MutableLoadOp : Mo_Op<"mutable.load", [
-    MemoryEffects<[MemRead]>]> {
+    MemoryEffects<[MemRead]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Reads the current contents of a buffer as a tensor";
   let description = [{
     ```mlir
@@ -316,7 +316,6 @@ def Mo_MutableLoadOp : Mo_Op<"mutable.load", [
   let assemblyFormat = [{
     $buffer attr-dict `:` qualified(type($buffer)) `->` qualified(type($result))
   }];
-  let hasVerifier = 1;
 }
 
 def Mo_MutableStoreOp : Mo_Op<"mutable.store", [MemoryEffects<[MemWrite]>]> {
@@ -357,7 +356,8 @@ def Mo_QuantEncoding : I32EnumAttr<"QuantEncoding", "GGUF block encoding", [
 }
 def Mo_QuantEncodingAttr : EnumAttr<Mo_Dialect, Mo_QuantEncoding, "encoding">;
 
-def Mo_DequantizeOp : Mo_Op<"dequantize", [Pure]> {
+def Mo_DequantizeOp : Mo_Op<"dequantize", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Expands GGUF-quantized rows to float32";
   let description = [{
     Each row of `input` (uint8, `[..., bytes]`) holds whole blocks of the
@@ -373,10 +373,10 @@ def Mo_DequantizeOp : Mo_Op<"dequantize", [Pure]> {
   let assemblyFormat = [{
     $encoding $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
   }];
-  let hasVerifier = 1;
 }
 
-def Mo_QMatmulOp : Mo_Op<"qmatmul", [Pure]> {
+def Mo_QMatmulOp : Mo_Op<"qmatmul", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "lhs @ dequantize(rhs).T without materializing the weights";
   let description = [{
     `lhs` is float32 `[..., M, K]`; `rhs` holds the quantized weight stored
@@ -394,7 +394,6 @@ def Mo_QMatmulOp : Mo_Op<"qmatmul", [Pure]> {
   let assemblyFormat = [{
     $encoding `(` $lhs `,` $rhs `)` attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
 include "Mo/MoElementwise.td"

@@ -380,7 +380,8 @@ mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
 
 // A transpose's permutation has one entry per dim.
 mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
-  // expected-error @+1 {{'mo.transpose' op permutation has 1 entries for a rank-2 tensor}}
+  // expected-error @+2 {{permutation has 1 entries for a rank-2 tensor}}
+  // expected-error @+1 {{'mo.transpose' op failed to infer returned types}}
   %y = mo.transpose %x [1] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[3], f32>
   mo.output
 }
@@ -389,7 +390,8 @@ mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
 
 // A transpose's permutation names each dim once: no repeats.
 mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
-  // expected-error @+1 {{'mo.transpose' op permutation must be a permutation of 0..1}}
+  // expected-error @+2 {{permutation must be a permutation of 0..1}}
+  // expected-error @+1 {{'mo.transpose' op failed to infer returned types}}
   %y = mo.transpose %x [0, 0] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[2, 2], f32>
   mo.output
 }
@@ -398,7 +400,8 @@ mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
 
 // A transpose's permutation names existing dims only.
 mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
-  // expected-error @+1 {{'mo.transpose' op permutation must be a permutation of 0..1}}
+  // expected-error @+2 {{permutation must be a permutation of 0..1}}
+  // expected-error @+1 {{'mo.transpose' op failed to infer returned types}}
   %y = mo.transpose %x [0, 2] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[2, 3], f32>
   mo.output
 }
@@ -407,7 +410,8 @@ mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
 
 // A transpose's result dims are the permuted operand dims.
 mo.graph @f(%x: !mo.tensor<[2, 3], f32>) {
-  // expected-error @+1 {{'mo.transpose' op result must be '!mo.tensor<[3, 2], f32>', got '!mo.tensor<[2, 3], f32>'}}
+  // expected-error @+2 {{'mo.transpose' op inferred type(s) '!mo.tensor<[3, 2], f32>' are incompatible with return type(s) of operation '!mo.tensor<[2, 3], f32>'}}
+  // expected-error @+1 {{'mo.transpose' op failed to infer returned types}}
   %y = mo.transpose %x [1, 0] : !mo.tensor<[2, 3], f32> -> !mo.tensor<[2, 3], f32>
   mo.output
 }
@@ -510,7 +514,8 @@ mo.graph @f(%x: !mo.tensor<[2], f32>) {
 
 // A load's result has the buffer's element type (and shape and device).
 mo.graph @f(%b: !mo.buffer<[4], f32>) {
-  // expected-error @+1 {{'mo.mutable.load' op result '!mo.tensor<[4], f16>' must have the buffer's shape, element type and device ('!mo.buffer<[4], f32>')}}
+  // expected-error @+2 {{'mo.mutable.load' op inferred type(s) '!mo.tensor<[4], f32>' are incompatible with return type(s) of operation '!mo.tensor<[4], f16>'}}
+  // expected-error @+1 {{'mo.mutable.load' op failed to infer returned types}}
   %y = mo.mutable.load %b : !mo.buffer<[4], f32> -> !mo.tensor<[4], f16>
   mo.output
 }
@@ -596,7 +601,8 @@ mo.graph @f(%q: !mo.tensor<[4, 18], ui8>) {
 
 // Quantized rows are bytes (uint8).
 mo.graph @f(%q: !mo.tensor<[4, 36], si8>) {
-  // expected-error @+1 {{'mo.dequantize' op input must be uint8, got 'si8'}}
+  // expected-error @+2 {{input must be uint8, got 'si8'}}
+  // expected-error @+1 {{'mo.dequantize' op failed to infer returned types}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 36], si8> -> !mo.tensor<[4, 64], f32>
   mo.output
 }
@@ -605,7 +611,8 @@ mo.graph @f(%q: !mo.tensor<[4, 36], si8>) {
 
 // Quantized input has at least one dim (the row of bytes).
 mo.graph @f(%q: !mo.tensor<[], ui8>) {
-  // expected-error @+1 {{'mo.dequantize' op input must have rank >= 1}}
+  // expected-error @+2 {{input must have rank >= 1}}
+  // expected-error @+1 {{'mo.dequantize' op failed to infer returned types}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[], ui8> -> !mo.tensor<[], f32>
   mo.output
 }
@@ -614,7 +621,8 @@ mo.graph @f(%q: !mo.tensor<[], ui8>) {
 
 // Quantized rows hold whole blocks (18 bytes for q4_0).
 mo.graph @f(%q: !mo.tensor<[4, 20], ui8>) {
-  // expected-error @+1 {{'mo.dequantize' op input last dim 20 is not a multiple of the q4_0 block size (18 bytes per 32 values)}}
+  // expected-error @+2 {{input last dim 20 is not a multiple of the q4_0 block size (18 bytes per 32 values)}}
+  // expected-error @+1 {{'mo.dequantize' op failed to infer returned types}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 20], ui8> -> !mo.tensor<[4, 32], f32>
   mo.output
 }
@@ -623,7 +631,8 @@ mo.graph @f(%q: !mo.tensor<[4, 20], ui8>) {
 
 // The row length in bytes is static.
 mo.graph @f<n>(%q: !mo.tensor<[4, n], ui8>) {
-  // expected-error @+1 {{'mo.dequantize' op input must have a static last dim, got [4, n]}}
+  // expected-error @+2 {{input must have a static last dim, got [4, n]}}
+  // expected-error @+1 {{'mo.dequantize' op failed to infer returned types}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, n], ui8> -> !mo.tensor<[4, 32], f32>
   mo.output
 }
@@ -632,7 +641,8 @@ mo.graph @f<n>(%q: !mo.tensor<[4, n], ui8>) {
 
 // Dequantize's result holds the rows' values as f32: 18 bytes are 32 values.
 mo.graph @f(%q: !mo.tensor<[4, 18], ui8>) {
-  // expected-error @+1 {{'mo.dequantize' op result must be '!mo.tensor<[4, 32], f32>', got '!mo.tensor<[4, 64], f32>'}}
+  // expected-error @+2 {{'mo.dequantize' op inferred type(s) '!mo.tensor<[4, 32], f32>' are incompatible with return type(s) of operation '!mo.tensor<[4, 64], f32>'}}
+  // expected-error @+1 {{'mo.dequantize' op failed to infer returned types}}
   %0 = mo.dequantize q4_0 %q : !mo.tensor<[4, 18], ui8> -> !mo.tensor<[4, 64], f32>
   mo.output
 }
@@ -641,7 +651,8 @@ mo.graph @f(%q: !mo.tensor<[4, 18], ui8>) {
 
 // qmatmul's weight is quantized bytes (uint8).
 mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], f32>) {
-  // expected-error @+1 {{'mo.qmatmul' op rhs must be uint8, got 'f32'}}
+  // expected-error @+2 {{rhs must be uint8, got 'f32'}}
+  // expected-error @+1 {{'mo.qmatmul' op failed to infer returned types}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[3, 18], f32>) -> !mo.tensor<[2, 3], f32>
   mo.output
 }
@@ -650,7 +661,8 @@ mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], f32>) {
 
 // qmatmul's activations are f32.
 mo.graph @f(%x: !mo.tensor<[2, 32], f16>, %w: !mo.tensor<[3, 18], ui8>) {
-  // expected-error @+1 {{'mo.qmatmul' op lhs must be float32, got 'f16'}}
+  // expected-error @+2 {{lhs must be float32, got 'f16'}}
+  // expected-error @+1 {{'mo.qmatmul' op failed to infer returned types}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f16>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 3], f32>
   mo.output
 }
@@ -659,7 +671,8 @@ mo.graph @f(%x: !mo.tensor<[2, 32], f16>, %w: !mo.tensor<[3, 18], ui8>) {
 
 // qmatmul's activations are at least a matrix.
 mo.graph @f(%x: !mo.tensor<[32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
-  // expected-error @+1 {{'mo.qmatmul' op lhs must have rank >= 2, got [32]}}
+  // expected-error @+2 {{lhs must have rank >= 2, got [32]}}
+  // expected-error @+1 {{'mo.qmatmul' op failed to infer returned types}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[32], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[3], f32>
   mo.output
 }
@@ -668,7 +681,8 @@ mo.graph @f(%x: !mo.tensor<[32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
 
 // qmatmul's weight is a [N, bytes] matrix.
 mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[18], ui8>) {
-  // expected-error @+1 {{'mo.qmatmul' op rhs must be a [N, bytes] matrix, got [18]}}
+  // expected-error @+2 {{rhs must be a [N, bytes] matrix, got [18]}}
+  // expected-error @+1 {{'mo.qmatmul' op failed to infer returned types}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[18], ui8>) -> !mo.tensor<[2, 3], f32>
   mo.output
 }
@@ -677,7 +691,8 @@ mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[18], ui8>) {
 
 // qmatmul's K equals the values per weight row: 64 vs 32.
 mo.graph @f(%x: !mo.tensor<[2, 64], f32>, %w: !mo.tensor<[3, 18], ui8>) {
-  // expected-error @+1 {{'mo.qmatmul' op lhs has K = [64] but rhs rows hold 32 values}}
+  // expected-error @+2 {{lhs has K = [64] but rhs rows hold 32 values}}
+  // expected-error @+1 {{'mo.qmatmul' op failed to infer returned types}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 64], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 3], f32>
   mo.output
 }
@@ -686,7 +701,8 @@ mo.graph @f(%x: !mo.tensor<[2, 64], f32>, %w: !mo.tensor<[3, 18], ui8>) {
 
 // qmatmul's result is [..., M, N] f32.
 mo.graph @f(%x: !mo.tensor<[2, 32], f32>, %w: !mo.tensor<[3, 18], ui8>) {
-  // expected-error @+1 {{'mo.qmatmul' op result must be '!mo.tensor<[2, 3], f32>', got '!mo.tensor<[2, 4], f32>'}}
+  // expected-error @+2 {{'mo.qmatmul' op inferred type(s) '!mo.tensor<[2, 3], f32>' are incompatible with return type(s) of operation '!mo.tensor<[2, 4], f32>'}}
+  // expected-error @+1 {{'mo.qmatmul' op failed to infer returned types}}
   %0 = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32>, !mo.tensor<[3, 18], ui8>) -> !mo.tensor<[2, 4], f32>
   mo.output
 }

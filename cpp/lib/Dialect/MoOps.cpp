@@ -389,26 +389,32 @@ LogicalResult ReshapeOp::verify() {
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor) { return foldNoOpConversion(*this); }
 
-LogicalResult TransposeOp::verify() {
-  auto in = cast<mo::TensorType>(getInput().getType());
-  auto out = cast<mo::TensorType>(getType());
-  ArrayRef<int64_t> perm = getPermutation();
+/// A diagnostic at `loc`, or none (inference may run without a location).
+static InFlightDiagnostic inferError(std::optional<Location> loc) {
+  return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto in = cast<mo::TensorType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
   if (static_cast<int64_t>(perm.size()) != in.getRank())
-    return emitOpError("permutation has ")
-           << perm.size() << " entries for a rank-" << in.getRank() << " tensor";
+    return inferError(loc) << "permutation has " << perm.size()
+                           << " entries for a rank-" << in.getRank() << " tensor";
   SmallVector<bool> seen(perm.size(), false);
   SmallVector<Attribute> dims;
   for (int64_t p : perm) {
     if (p < 0 || p >= in.getRank() || seen[p])
-      return emitOpError("permutation must be a permutation of 0..")
-             << in.getRank() - 1;
+      return inferError(loc) << "permutation must be a permutation of 0.."
+                             << in.getRank() - 1;
     seen[p] = true;
     dims.push_back(in.getDims()[p]);
   }
-  auto expected = mo::TensorType::get(getContext(), dims, in.getElementType(),
-                                      in.getDevice());
-  if (out != expected)
-    return emitOpError("result must be ") << expected << ", got " << out;
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, in.getElementType(), in.getDevice()));
   return success();
 }
 
@@ -506,15 +512,14 @@ Value CastOp::buildScalar(OpBuilder &b, Location loc, ValueRange args,
 // MutableLoadOp, MutableStoreOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MutableLoadOp::verify() {
-  auto buffer = cast<BufferType>(getBuffer().getType());
-  auto result = cast<mo::TensorType>(getType());
-  if (buffer.getDims() != result.getDims() ||
-      buffer.getElementType() != result.getElementType() ||
-      buffer.getDevice() != result.getDevice())
-    return emitOpError("result ")
-           << result << " must have the buffer's shape, element type and "
-           << "device (" << buffer << ")";
+LogicalResult MutableLoadOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location>, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto buffer = cast<BufferType>(operands[0].getType());
+  inferred.push_back(mo::TensorType::get(ctx, buffer.getDims(),
+                                         buffer.getElementType(),
+                                         buffer.getDevice()));
   return success();
 }
 
@@ -566,74 +571,74 @@ BlockLayout mo::getBlockLayout(QuantEncoding encoding) {
 }
 
 /// Checks quantized rows `[..., bytes]`; returns the values per row.
-static FailureOr<int64_t> checkQuantizedRows(Operation *op, StringRef what,
+static FailureOr<int64_t> checkQuantizedRows(std::optional<Location> loc,
+                                             StringRef what,
                                              mo::TensorType type,
                                              QuantEncoding encoding) {
   if (!type.getElementType().isUnsignedInteger(8))
-    return op->emitOpError() << what << " must be uint8, got "
-                             << type.getElementType();
+    return inferError(loc) << what << " must be uint8, got "
+                           << type.getElementType();
   if (type.getRank() < 1)
-    return op->emitOpError() << what << " must have rank >= 1";
+    return inferError(loc) << what << " must have rank >= 1";
   int64_t bytes = getStaticDimSize(type.getDims().back());
   if (bytes == ShapedType::kDynamic)
-    return op->emitOpError() << what << " must have a static last dim, got "
-                             << formatDims(type.getDims());
+    return inferError(loc) << what << " must have a static last dim, got "
+                           << formatDims(type.getDims());
   BlockLayout block = getBlockLayout(encoding);
   if (bytes % block.bytes != 0)
-    return op->emitOpError()
+    return inferError(loc)
            << what << " last dim " << bytes << " is not a multiple of the "
            << stringifyQuantEncoding(encoding) << " block size (" << block.bytes
            << " bytes per " << block.elements << " values)";
   return bytes / block.bytes * block.elements;
 }
 
-LogicalResult DequantizeOp::verify() {
-  auto in = cast<mo::TensorType>(getInput().getType());
-  auto out = cast<mo::TensorType>(getType());
+LogicalResult DequantizeOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto in = cast<mo::TensorType>(adaptor.getInput().getType());
   FailureOr<int64_t> values =
-      checkQuantizedRows(*this, "input", in, getEncoding());
+      checkQuantizedRows(loc, "input", in, adaptor.getEncoding());
   if (failed(values))
     return failure();
   SmallVector<Attribute> dims(in.getDims());
-  dims.back() = getStaticDim(getContext(), *values);
-  if (!out.getElementType().isF32() || out.getDims() != ArrayRef(dims) ||
-      out.getDevice() != in.getDevice())
-    return emitOpError("result must be ")
-           << mo::TensorType::get(getContext(), dims,
-                                  Float32Type::get(getContext()),
-                                  in.getDevice())
-           << ", got " << out;
+  dims.back() = getStaticDim(ctx, *values);
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, Float32Type::get(ctx), in.getDevice()));
   return success();
 }
 
-LogicalResult QMatmulOp::verify() {
-  auto lhs = cast<mo::TensorType>(getLhs().getType());
-  auto rhs = cast<mo::TensorType>(getRhs().getType());
-  auto out = cast<mo::TensorType>(getType());
+LogicalResult QMatmulOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto lhs = cast<mo::TensorType>(adaptor.getLhs().getType());
+  auto rhs = cast<mo::TensorType>(adaptor.getRhs().getType());
   if (!lhs.getElementType().isF32())
-    return emitOpError("lhs must be float32, got ") << lhs.getElementType();
+    return inferError(loc) << "lhs must be float32, got " << lhs.getElementType();
   if (lhs.getRank() < 2)
-    return emitOpError("lhs must have rank >= 2, got ")
-           << formatDims(lhs.getDims());
+    return inferError(loc) << "lhs must have rank >= 2, got "
+                           << formatDims(lhs.getDims());
   if (rhs.getRank() != 2)
-    return emitOpError("rhs must be a [N, bytes] matrix, got ")
-           << formatDims(rhs.getDims());
-  FailureOr<int64_t> k = checkQuantizedRows(*this, "rhs", rhs, getEncoding());
+    return inferError(loc) << "rhs must be a [N, bytes] matrix, got "
+                           << formatDims(rhs.getDims());
+  if (rhs.getDevice() != lhs.getDevice())
+    return inferError(loc) << "lhs and rhs must be on the same device";
+  FailureOr<int64_t> k =
+      checkQuantizedRows(loc, "rhs", rhs, adaptor.getEncoding());
   if (failed(k))
     return failure();
   Attribute lhsK = lhs.getDims().back();
   if (getStaticDimSize(lhsK) != *k)
-    return emitOpError("lhs has K = ")
-           << formatDims(lhsK) << " but rhs rows hold " << *k << " values";
+    return inferError(loc) << "lhs has K = " << formatDims(lhsK)
+                           << " but rhs rows hold " << *k << " values";
   SmallVector<Attribute> dims(lhs.getDims().drop_back());
   dims.push_back(rhs.getDims().front());
-  if (!out.getElementType().isF32() || out.getDims() != ArrayRef(dims) ||
-      out.getDevice() != lhs.getDevice() || rhs.getDevice() != lhs.getDevice())
-    return emitOpError("result must be ")
-           << mo::TensorType::get(getContext(), dims,
-                                  Float32Type::get(getContext()),
-                                  lhs.getDevice())
-           << ", got " << out;
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, Float32Type::get(ctx), lhs.getDevice()));
   return success();
 }
 

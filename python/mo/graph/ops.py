@@ -441,9 +441,8 @@ def buffer_load(buffer: BufferValue) -> TensorValue:
     """The current contents of a buffer, as a tensor."""
     if not isinstance(buffer, BufferValue):
         raise TypeError(f"buffer_load: expected a buffer value, got {type(buffer).__name__}")
-    out = TensorType(buffer.dtype, buffer.shape, buffer.device)
     return build("buffer_load", [buffer], buffer.graph,
-                 lambda: _mo().MutableLoadOp(mlir_type(out), buffer._value))
+                 lambda: _mo().MutableLoadOp(buffer._value))
 
 
 def _window(buffer: Value, index: Any) -> tuple[list[int], list[int], list[Dim]] | None:
@@ -568,14 +567,8 @@ def dequantize(encoding: Any, q: Any) -> TensorValue:
     Bit-exact with ``mo.graph.quantization.dequantize``.
     """
     q = as_tensor_value(q)
-    enc, attr = _gguf_encoding_attr(encoding)
-    dims = list(q.shape)
-    last = dims[-1] if dims else None
-    if isinstance(last, StaticDim) and last.value % enc.block_size == 0:
-        dims[-1] = Dim(last.value // enc.block_size * enc.elements_per_block)
-    out = TensorType(DType.float32, dims, q.device)
-    return build("dequantize", [q], q.graph,
-                 lambda: _mo().DequantizeOp(mlir_type(out), attr, q._value), verify=True)
+    _, attr = _gguf_encoding_attr(encoding)
+    return build("dequantize", [q], q.graph, lambda: _mo().DequantizeOp(attr, q._value))
 
 
 def qmatmul(encoding: Any, lhs: Any, rhs: Any) -> TensorValue:
@@ -587,12 +580,8 @@ def qmatmul(encoding: Any, lhs: Any, rhs: Any) -> TensorValue:
     lhs, rhs = as_tensor_value(lhs), as_tensor_value(rhs)
     _graph_of(lhs, rhs)
     _, attr = _gguf_encoding_attr(encoding)
-    if lhs.rank < 2 or rhs.rank != 2:
-        raise op_error("qmatmul", [lhs, rhs], "lhs must have rank >= 2 and rhs rank 2")
-    out = TensorType(DType.float32, [*list(lhs.shape)[:-1], rhs.shape[0]], lhs.device)
     return build("qmatmul", [lhs, rhs], lhs.graph,
-                 lambda: _mo().QMatmulOp(mlir_type(out), attr, lhs._value, rhs._value),
-                 verify=True)
+                 lambda: _mo().QMatmulOp(attr, lhs._value, rhs._value))
 
 
 def quantize(encoding: Any, x: Any) -> TensorValue:
@@ -619,10 +608,8 @@ def permute(x: Any, dims: Sequence[int]) -> TensorValue:
     if sorted(perm) != list(range(x.rank)):
         raise op_error("permute", [x, list(dims)], f"{list(dims)} is not a permutation of the "
                                                    f"{x.rank} dims")
-    out = TensorType(x.dtype, [x.shape[p] for p in perm], x.device)
     return build("permute", [x, list(dims)], x.graph,
-                 lambda: _mo().TransposeOp(mlir_type(out), x._value,
-                                           ir.DenseI64ArrayAttr.get(perm)), verify=True)
+                 lambda: _mo().TransposeOp(x._value, ir.DenseI64ArrayAttr.get(perm)))
 
 
 def transpose(x: Any, axis_1: int, axis_2: int) -> TensorValue:
