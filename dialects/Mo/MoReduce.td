@@ -140,4 +140,28 @@ class Mo_ReduceOp<Mo_ReduceOpInfo info>
 foreach info = Mo_ReduceOps in
   def Mo_ # info.CppName # Op : Mo_ReduceOp<info>;
 
+//===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+def Mo_CumsumOp : Mo_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+  let summary = "Cumulative sum along an axis";
+  let description = [{
+    `result[..., i, ...] = sum(input[..., j, ...] for j <= i)` along `axis`;
+    with `exclusive`, `j < i` (the first is 0); with `reverse`, the sums run
+    from the end (`j >= i`, or `j > i`). Integers wrap in their own type.
+
+    ```mlir
+    %y = mo.cumsum %x {axis = 1 : i64, exclusive = false, reverse = true}
+        : !mo.tensor<[n, 4], f32>
+    ```
+  }];
+  let arguments = (ins Mo_TensorOfKinds<Mo_Numeric>:$input, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 #endif // MO_REDUCE_TD

@@ -735,3 +735,12 @@ mo.graph @mean_int(%x: !mo.tensor<[2, 3], si32>) -> !mo.tensor<[2, 1], si32> {
   %y = mo.reduce_mean %x {axis = 1 : i64} : !mo.tensor<[2, 3], si32> -> !mo.tensor<[2, 1], si32>
   mo.output %y : !mo.tensor<[2, 1], si32>
 }
+
+// -----
+
+// A scan's axis must be one of the input's dims.
+mo.graph @cumsum_axis(%x: !mo.tensor<[2, 3], f32>) -> !mo.tensor<[2, 3], f32> {
+  // expected-error @+1 {{'mo.cumsum' op axis 2 is out of range for a rank-2 tensor}}
+  %y = mo.cumsum %x {axis = 2 : i64} : !mo.tensor<[2, 3], f32>
+  mo.output %y : !mo.tensor<[2, 3], f32>
+}

@@ -1107,3 +1107,19 @@ mo.graph @reductions<n>(%x: !mo.tensor<[n, 4], f16>) -> (!mo.tensor<[n, 1], f16>
   %a = mo.argmax %x {axis = 0 : i64} : !mo.tensor<[n, 4], f16> -> !mo.tensor<[1, 4], si64>
   mo.output %s, %m, %a : !mo.tensor<[n, 1], f16>, !mo.tensor<[n, 1], f16>, !mo.tensor<[1, 4], si64>
 }
+
+// -----
+
+// cumsum: an scf.for along the axis carries the running sum (updated in
+// place by linalg.add) and inserts it into the result; reverse counts down.
+// CHECK-LABEL: func.func @scan(
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %[[N:.+]] step %{{.+}} iter_args(%[[SUM:.+]] = %{{.+}}, %[[OUT:.+]] = %{{.+}}) -> (tensor<?xf32>, tensor<4x?xf32>)
+// CHECK: %[[AT:.+]] = arith.subi %{{.+}}, %[[I]] : index
+// CHECK: %[[S:.+]] = tensor.extract_slice %{{.+}}[%[[AT]], 0] [1, %{{.+}}] [1, 1] : tensor<4x?xf32> to tensor<?xf32>
+// CHECK: %[[ADD:.+]] = linalg.add ins(%[[SUM]], %[[S]] : tensor<?xf32>, tensor<?xf32>) outs(%[[SUM]] : tensor<?xf32>)
+// CHECK: %[[W:.+]] = tensor.insert_slice %[[ADD]] into %[[OUT]][%[[AT]], 0] [1, %{{.+}}] [1, 1]
+// CHECK: scf.yield %[[ADD]], %[[W]]
+mo.graph @scan<n>(%x: !mo.tensor<[4, n], f32>) -> !mo.tensor<[4, n], f32> {
+  %y = mo.cumsum %x {axis = 0 : i64, reverse = true} : !mo.tensor<[4, n], f32>
+  mo.output %y : !mo.tensor<[4, n], f32>
+}

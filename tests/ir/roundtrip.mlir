@@ -230,3 +230,20 @@ mo.graph @quant<b>(%q: !mo.tensor<[4, 36], ui8>, %x: !mo.tensor<[b, 256], f32>,
   %3 = mo.qmatmul q6_k(%x, %k6) : (!mo.tensor<[b, 256], f32>, !mo.tensor<[3, 210], ui8>) -> !mo.tensor<[b, 3], f32>
   mo.output
 }
+
+// Reductions (the axis kept with size 1) and scans.
+// CHECK-LABEL: mo.graph @reductions<n>
+// CHECK-SAME: (%[[R:[^:]+]]: !mo.tensor<[n, 4], f32>)
+// CHECK: %{{.+}} = mo.reduce_sum %[[R]] {axis = 1 : i64} : !mo.tensor<[n, 4], f32> -> !mo.tensor<[n, 1], f32>
+// CHECK: %{{.+}} = mo.reduce_max %[[R]] {axis = 0 : i64} : !mo.tensor<[n, 4], f32> -> !mo.tensor<[1, 4], f32>
+// CHECK: %{{.+}} = mo.argmin %[[R]] {axis = 1 : i64} : !mo.tensor<[n, 4], f32> -> !mo.tensor<[n, 1], si64>
+// CHECK: %{{.+}} = mo.cumsum %[[R]] {axis = 0 : i64, reverse = true} : !mo.tensor<[n, 4], f32>
+// CHECK: %{{.+}} = mo.cumsum %[[R]] {axis = 1 : i64} : !mo.tensor<[n, 4], f32>
+mo.graph @reductions<n>(%r: !mo.tensor<[n, 4], f32>) {
+  %0 = mo.reduce_sum %r {axis = 1 : i64} : !mo.tensor<[n, 4], f32> -> !mo.tensor<[n, 1], f32>
+  %1 = mo.reduce_max %r {axis = 0 : i64} : !mo.tensor<[n, 4], f32> -> !mo.tensor<[1, 4], f32>
+  %2 = mo.argmin %r {axis = 1 : i64} : !mo.tensor<[n, 4], f32> -> !mo.tensor<[n, 1], si64>
+  %3 = mo.cumsum %r {axis = 0 : i64, reverse = true} : !mo.tensor<[n, 4], f32>
+  %4 = mo.cumsum %r {axis = 1 : i64, exclusive = false} : !mo.tensor<[n, 4], f32>
+  mo.output
+}

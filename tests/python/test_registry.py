@@ -301,3 +301,39 @@ def test_reductions_round_trip_and_canonicalize(opdef):
         assert str(ir.Module.parse(buffer.getvalue())) == pretty
         passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
         assert f"mo.{opdef.name}" in str(module)
+
+
+def _cumsum_reference(x, axis, exclusive, reverse):
+    y = np.flip(x, axis) if reverse else x
+    s = np.cumsum(y, axis=axis, dtype=x.dtype)
+    if exclusive:
+        s = s - y
+    return np.flip(s, axis) if reverse else s
+
+
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("dtype", [DType.float32, DType.float64, DType.int32, DType.uint8],
+                         ids=lambda d: d.name)
+@pytest.mark.parametrize("axis", [0, -1])
+def test_cumsum_matches_numpy(dtype, axis, exclusive, reverse):
+    x = _reduce_input(dtype, (3, 5), np.random.default_rng(3))
+    with Graph("scan", input_types=[tt(["n", 5], dtype)]) as g:
+        g.output(ops.cumsum(g.inputs[0], axis=axis, exclusive=exclusive, reverse=reverse))
+    assert g.outputs[0].type == tt(["n", 5], dtype)
+    out = _run(g, x)
+    _check(out, _cumsum_reference(x, axis, exclusive, reverse), dtype)
+
+
+def test_cumsum_errors_and_eager():
+    from mo import functional as F
+    from mo.tensor import Tensor
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(F.cumsum(Tensor(x), axis=1).to_numpy(), np.cumsum(x, 1))
+    with Graph("bad", input_types=[tt([2], DType.bool)]) as g:
+        with pytest.raises(ValueError, match="cumsum is defined on floating-point or integer"):
+            ops.cumsum(g.inputs[0])
+        with pytest.raises(ValueError, match="axis 1 is out of range for a rank-1 tensor"):
+            ops.cumsum(ops.cast(g.inputs[0], DType.int32), axis=1)
+        g.output(g.inputs[0])

@@ -663,3 +663,11 @@ LogicalResult mo::inferReduceType(std::optional<Location> loc, Value input,
       mo::TensorType::get(type.getContext(), dims, element, type.getDevice()));
   return success();
 }
+
+LogicalResult CumsumOp::verify() {
+  int64_t rank = cast<mo::TensorType>(getInput().getType()).getRank();
+  if (getAxis() >= static_cast<uint64_t>(rank))
+    return emitOpError("axis ") << getAxis() << " is out of range for a rank-"
+                                << rank << " tensor";
+  return success();
+}

@@ -344,6 +344,24 @@ def _overload(name: str, elementwise: Callable, reduction: Callable) -> Callable
     return fn
 
 
+def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = False) -> TensorValue:
+    """Cumulative sum along ``axis`` (MAX's ``cumsum``; ``numpy.cumsum`` when
+    neither flag is set). ``exclusive`` leaves each element out of its own sum
+    (the first is 0); ``reverse`` sums from the end. Integers wrap in their
+    own dtype."""
+    from mo._mlir import ir
+
+    x = as_tensor_value(x)
+    inputs = [x, axis]
+    if x.dtype is DType.bool or not (x.dtype.is_float or x.dtype.is_integral):
+        raise op_error("cumsum", inputs, f"cumsum is defined on floating-point or integer "
+                                         f"tensors, got {x.dtype.name} (cast it first)")
+    axis = _axis("cumsum", x, axis, inputs)
+    return build("cumsum", inputs, x.graph, lambda: _mo().CumsumOp(
+        x._value, axis, exclusive=ir.BoolAttr.get(bool(exclusive)),
+        reverse=ir.BoolAttr.get(bool(reverse))))
+
+
 max = _overload("max", _elementwise_max, _reductions["max"])  # noqa: A001 (MAX's name)
 min = _overload("min", _elementwise_min, _reductions["min"])  # noqa: A001 (MAX's name)
 maximum, minimum = _elementwise_max, _elementwise_min

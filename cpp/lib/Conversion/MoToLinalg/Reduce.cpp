@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -158,9 +159,77 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
   }
 };
 
+/// A scan: an scf.for along the axis carries the running sum (a slice
+/// without the axis) and writes it, before or after adding each slice
+/// (exclusive or not), into the result, from either end.
+struct CumsumToLoop : OpConversionPattern<CumsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CumsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t axis = op.getAxis(), rank = type.getRank();
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamic, all;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (type.isDynamicDim(i))
+        all.push_back(tensor::DimOp::create(rewriter, loc, input, i));
+      if (i == axis)
+        continue;
+      shape.push_back(type.getDimSize(i));
+      if (type.isDynamicDim(i))
+        dynamic.push_back(all.back());
+    }
+    Type element = type.getElementType();
+    auto sliceType = RankedTensorType::get(shape, element);
+    Value zero = filled(rewriter, loc,
+                        tensor::EmptyOp::create(rewriter, loc, shape, element, dynamic),
+                        arith::ConstantOp::create(rewriter, loc,
+                                                  rewriter.getZeroAttr(element)));
+    Value out = tensor::EmptyOp::create(rewriter, loc, type.getShape(), element, all);
+    Value n = tensor::DimOp::create(rewriter, loc, input, axis);
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    auto loop = scf::ForOp::create(
+        rewriter, loc, c0, n, c1, ValueRange{zero, out},
+        [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
+          Value at = reverse ? Value(arith::SubIOp::create(
+                                   b, l, arith::SubIOp::create(b, l, n, c1), i))
+                             : i;
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+              strides(rank, b.getIndexAttr(1));
+          offsets[axis] = at;
+          for (int64_t d = 0; d < rank; ++d)
+            sizes.push_back(d == axis ? OpFoldResult(b.getIndexAttr(1))
+                                      : tensor::getMixedSize(b, l, input, d));
+          Value slice = tensor::ExtractSliceOp::create(b, l, sliceType, input,
+                                                       offsets, sizes, strides);
+          // The running sum is updated in place (bufferization keeps the
+          // loop's buffers); an exclusive scan writes it before the update.
+          Value written;
+          if (exclusive)
+            written = tensor::InsertSliceOp::create(b, l, iter[0], iter[1],
+                                                    offsets, sizes, strides);
+          Value sum = linalg::AddOp::create(b, l, ValueRange{iter[0], slice},
+                                            ValueRange{iter[0]})
+                          .getResult(0);
+          if (!exclusive)
+            written = tensor::InsertSliceOp::create(b, l, sum, iter[1], offsets,
+                                                    sizes, strides);
+          scf::YieldOp::create(b, l, ValueRange{sum, written});
+        });
+    rewriter.replaceOp(op, loop.getResult(1));
+    return success();
+  }
+};
+
 } // namespace
 
 void mo::populateMoReduceToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<ReduceToLinalg>(converter, patterns.getContext());
+  patterns.add<ReduceToLinalg, CumsumToLoop>(converter, patterns.getContext());
 }
