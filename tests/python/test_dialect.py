@@ -148,8 +148,31 @@ def test_imports_next_to_upstream_mlir(mo_first):
 def test_mo_opt_help_lists_passes():
     done = subprocess.run(["mo-opt", "--help"], capture_output=True, text=True)
     assert done.returncode == 0
-    for flag in ("--inline", "--canonicalize", "--cse", "--symbol-dce"):
+    for flag in ("--inline", "--canonicalize", "--cse", "--symbol-dce", "--mo-lower-to-linalg",
+                 "--mo-weights-to-arguments", "--mo-interchange-contractions",
+                 "--mo-cpu-pipeline", "--fuse-elementwise", "--interchange-contractions"):
         assert flag in done.stdout
+
+
+def test_mo_opt_pipeline_options_change_the_passes(tmp_path):
+    # Without fusion the two elementwise ops stay two loop nests.
+    src = tmp_path / "two.mlir"
+    src.write_text("mo.graph @f(%x: !mo.tensor<[8], f32>) -> !mo.tensor<[8], f32> {\n"
+                   "  %a = mo.exp %x : !mo.tensor<[8], f32>\n"
+                   "  %b = mo.tanh %a : !mo.tensor<[8], f32>\n"
+                   "  mo.output %b : !mo.tensor<[8], f32>\n}\n")
+
+    def generics(options):
+        pipeline = f"builtin.module(mo-lower-to-linalg,mo-cpu-codegen{{{options}}})"
+        # Stop before loops: count the linalg.generic ops that bufferization left.
+        done = subprocess.run(["mo-opt", str(src), f"--pass-pipeline={pipeline}",
+                               "--mlir-print-ir-after=convert-bufferization-to-memref",
+                               "-o", "/dev/null"], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stderr.count("linalg.generic")
+
+    assert generics("fuse-elementwise=true") == 1
+    assert generics("fuse-elementwise=false") == 2
 
 
 def test_mo_opt_reports_malformed_ir_with_location(tmp_path):

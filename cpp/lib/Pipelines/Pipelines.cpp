@@ -1,7 +1,13 @@
 //===- Pipelines.cpp - mo's lowering pipelines ----------------------------===//
 //
-// One textual pipeline per target, so `mo-opt`, the Python API and the tests
-// run exactly the same passes (upstream ones wherever they exist).
+// The CPU pipeline in phases, built from an options struct, so that `mo-opt`
+// (`--mo-cpu-pipeline="..."`), the Python API and the tests run exactly the
+// same passes (upstream ones wherever they exist), and a GPU pipeline can
+// share the phases before code generation:
+//
+//   mo -> linalg (mo-lower-to-linalg)
+//      -> buffers (fusion, one-shot bufferization, deallocation)
+//      -> CPU code (loops, LLVM dialect)
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,55 +18,73 @@
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
+using namespace mlir::mo;
 
-// linalg on tensors → fused → bufferized (outputs written in place,
-// temporaries freed) → loops → LLVM dialect.
-static const char kCpuCodegen[] =
-    "canonicalize,cse,"
-    "func.func(linalg-fuse-elementwise-ops),"
-    "canonicalize,"
-    "eliminate-empty-tensors,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    // In-place slice updates leave self-copies of equal subviews: fold them.
-    "cse,canonicalize,"
-    "buffer-deallocation-pipeline,"
-    "convert-bufferization-to-memref,"
-    "func.func(mo-interchange-contractions,convert-linalg-to-loops),"
-    "mo-widen-bool-memrefs,"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-scf-to-cf,"
-    "convert-math-to-funcs,"
-    "func.func(convert-math-to-llvm),"
-    "convert-math-to-libm,"
-    "finalize-memref-to-llvm,"
-    "convert-arith-to-llvm,"
-    "convert-index-to-llvm,"
-    "convert-cf-to-llvm,"
-    "convert-func-to-llvm,"
-    "convert-ub-to-llvm,"
-    "reconcile-unrealized-casts";
-
-static void parseInto(StringRef pipeline, OpPassManager &pm) {
-  if (failed(parsePassPipeline(pipeline, pm)))
+static void add(OpPassManager &pm, StringRef passes) {
+  if (failed(parsePassPipeline(passes, pm)))
     llvm::report_fatal_error("mo: a built-in pipeline does not parse");
 }
 
-void mlir::mo::buildCpuPipeline(OpPassManager &pm) {
-  parseInto(std::string("mo-lower-to-linalg,") + kCpuCodegen, pm);
+void mo::buildMoToLinalgPipeline(OpPassManager &pm) {
+  add(pm, "mo-lower-to-linalg");
 }
 
-void mlir::mo::registerPipelines() {
-  PassPipelineRegistration<>(
+void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
+                                      const CpuPipelineOptions &options) {
+  add(pm, "canonicalize,cse");
+  if (options.fuseElementwise)
+    add(pm, "func.func(linalg-fuse-elementwise-ops),canonicalize");
+  // Outputs are written in place, temporaries freed.
+  add(pm, "eliminate-empty-tensors,"
+          "one-shot-bufferize{bufferize-function-boundaries "
+          "function-boundary-type-conversion=identity-layout-map},"
+          // In-place slice updates leave self-copies of equal subviews.
+          "cse,canonicalize,"
+          "buffer-deallocation-pipeline,"
+          "convert-bufferization-to-memref");
+}
+
+void mo::buildCpuCodegenPipeline(OpPassManager &pm,
+                                 const CpuPipelineOptions &options) {
+  buildLinalgToBuffersPipeline(pm, options);
+  if (options.interchangeContractions)
+    add(pm, "func.func(mo-interchange-contractions)");
+  add(pm, "func.func(convert-linalg-to-loops),"
+          "mo-widen-bool-memrefs,"
+          "expand-strided-metadata,"
+          "lower-affine,"
+          "convert-scf-to-cf,"
+          "convert-math-to-funcs,"
+          "func.func(convert-math-to-llvm),"
+          "convert-math-to-libm,"
+          "finalize-memref-to-llvm,"
+          "convert-arith-to-llvm,"
+          "convert-index-to-llvm,"
+          "convert-cf-to-llvm,"
+          "convert-func-to-llvm,"
+          "convert-ub-to-llvm,"
+          "reconcile-unrealized-casts");
+}
+
+void mo::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
+  buildMoToLinalgPipeline(pm);
+  buildCpuCodegenPipeline(pm, options);
+}
+
+void mo::registerPipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
       "mo-cpu-pipeline",
       "Lowers mo to the LLVM dialect for the CPU (mo-lower-to-linalg, "
       "fusion, bufferization, loops, LLVM)",
-      buildCpuPipeline);
+      [](OpPassManager &pm, const CpuPipelineOptions &options) {
+        buildCpuPipeline(pm, options);
+      });
   // The same after mo-lower-to-linalg: lets a driver inspect the lowered
-  // entry signature (weights, outputs) before generating code.
-  PassPipelineRegistration<>(
+  // entry signature (weights, outputs, checks) before generating code.
+  PassPipelineRegistration<CpuPipelineOptions>(
       "mo-cpu-codegen",
       "The CPU pipeline after mo-lower-to-linalg (linalg/tensor to LLVM)",
-      [](OpPassManager &pm) { parseInto(kCpuCodegen, pm); });
+      [](OpPassManager &pm, const CpuPipelineOptions &options) {
+        buildCpuCodegenPipeline(pm, options);
+      });
 }

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class ModuleOp;
@@ -15,9 +16,30 @@ namespace mo {
 #define GEN_PASS_REGISTRATION
 #include "Mo/MoPasses.h.inc"
 
+/// What the CPU pipeline does (`--mo-cpu-pipeline="fuse-elementwise=0"`).
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<bool> fuseElementwise{
+      *this, "fuse-elementwise",
+      llvm::cl::desc("Fuse elementwise linalg ops before bufferization"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> interchangeContractions{
+      *this, "interchange-contractions",
+      llvm::cl::desc("Baseline loop order for contractions lowered to loops "
+                     "(mo-interchange-contractions)"),
+      llvm::cl::init(true)};
+};
+
+/// Phase 1, shared by every target: mo to linalg/tensor/arith/math.
+void buildMoToLinalgPipeline(OpPassManager &pm);
+/// Phase 2, shared by every target: fusion, bufferization, deallocation.
+void buildLinalgToBuffersPipeline(OpPassManager &pm,
+                                  const CpuPipelineOptions &options);
+/// Phases 2 and 3: linalg on tensors to the LLVM dialect (`mo-cpu-codegen`).
+void buildCpuCodegenPipeline(OpPassManager &pm,
+                             const CpuPipelineOptions &options);
 /// The whole CPU lowering, mo to the LLVM dialect (`--mo-cpu-pipeline`).
-void buildCpuPipeline(OpPassManager &pm);
-/// Registers `mo-cpu-pipeline`.
+void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
+/// Registers `mo-cpu-pipeline` and `mo-cpu-codegen`.
 void registerPipelines();
 
 } // namespace mo
