@@ -744,3 +744,32 @@ mo.graph @cumsum_axis(%x: !mo.tensor<[2, 3], f32>) -> !mo.tensor<[2, 3], f32> {
   %y = mo.cumsum %x {axis = 2 : i64} : !mo.tensor<[2, 3], f32>
   mo.output %y : !mo.tensor<[2, 3], f32>
 }
+
+// -----
+
+// qmatmul's operands must be on one device.
+mo.graph @qmm_devices(%x: !mo.tensor<[2, 32], f32, cpu:0>, %w: !mo.tensor<[3, 18], ui8, gpu:0>) {
+  // expected-error @+2 {{lhs and rhs must be on the same device}}
+  // expected-error @+1 {{'mo.qmatmul' op failed to infer returned types}}
+  %y = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[2, 32], f32, cpu:0>, !mo.tensor<[3, 18], ui8, gpu:0>) -> !mo.tensor<[2, 3], f32, cpu:0>
+  mo.output
+}
+
+// -----
+
+// A static shape whose element count overflows int64 is rejected (not
+// wrapped into a count that matches).
+mo.graph @reshape_overflow(%x: !mo.tensor<[4611686018427387904, 4], f32>) -> !mo.tensor<[0], f32> {
+  // expected-error @+1 {{'mo.reshape' op shape [4611686018427387904, 4] has more than 2^63 - 1 elements}}
+  %y = mo.reshape %x : !mo.tensor<[4611686018427387904, 4], f32> -> !mo.tensor<[0], f32>
+  mo.output %y : !mo.tensor<[0], f32>
+}
+
+// -----
+
+// A window whose last index overflows int64 exceeds the dim.
+mo.graph @slice_overflow(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[2], f32> {
+  // expected-error @+1 {{'mo.slice' op dim 0: window of 2 elements from 1 step 9223372036854775807 exceeds size 4}}
+  %y = mo.slice %x {starts = array<i64: 1>, steps = array<i64: 9223372036854775807>} : !mo.tensor<[4], f32> -> !mo.tensor<[2], f32>
+  mo.output %y : !mo.tensor<[2], f32>
+}

@@ -5,8 +5,8 @@ streamed in ``cpp/lib/Dialect/*.cpp`` and the ``expected-error`` lines of
 ``tests/ir/**/*.mlir``, and fails, naming the message and its ``file:line``,
 for each diagnostic that no ``expected-error`` pins.
 
-What counts as a diagnostic: a call to ``emitOpError(``, ``emitError(`` or
-``emitOptionalError(`` (comments and string contents are skipped) whose
+What counts as a diagnostic: a call to ``emitOpError(``, ``emitError(``,
+``emitOptionalError(`` or ``inferError(`` (result-type inference; comments and string contents are skipped) whose
 statement, up to its ``;``, holds at least one string literal. Calls without
 literals (``[&] { return emitOpError(); }``, the callbacks handed to
 verifiers) only open a diagnostic that is written elsewhere.
@@ -62,7 +62,8 @@ UNREACHABLE_FROM_IR = {
 
 MIN_FRAGMENT = 2
 
-_EMIT = re.compile(r"\b(emitOpError|emitError|emitOptionalError)\s*\(")
+# (Not the definition of the inferError helper itself.)
+_EMIT = re.compile(r"(?<!InFlightDiagnostic )\b(emitOpError|emitError|emitOptionalError|inferError)\s*\(")
 _EXPECTED = re.compile(r"expected-error\s*(?:@\S+)?\s*\{\{(.*)\}\}")
 # A function definition starting a line: `LogicalResult FooOp::verify(` gives
 # the class `FooOp`; `static LogicalResult helper(` gives none.

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mo;
@@ -352,13 +353,15 @@ static OpFoldResult foldNoOpConversion(Operation *op) {
   return {};
 }
 
-/// The product of the dims, when all are static.
+/// The product of the dims, when all are static (kDynamic when it does not
+/// fit in int64).
 static std::optional<int64_t> staticSize(ArrayRef<Attribute> dims) {
   int64_t n = 1;
   for (Attribute d : dims) {
     if (!isStaticDim(d))
       return std::nullopt;
-    n *= getStaticDimSize(d);
+    if (llvm::MulOverflow(n, getStaticDimSize(d), n))
+      return ShapedType::kDynamic;
   }
   return n;
 }
@@ -380,6 +383,10 @@ LogicalResult ReshapeOp::verify() {
   if (failed(verifyKeepsElementAndDevice(*this, in, out)))
     return failure();
   auto a = staticSize(in.getDims()), b = staticSize(out.getDims());
+  for (auto [size, type] : {std::pair(a, in), std::pair(b, out)})
+    if (size == ShapedType::kDynamic)
+      return emitOpError("shape ") << formatDims(type.getDims())
+                                   << " has more than 2^63 - 1 elements";
   if (a && b && *a != *b)
     return emitOpError("cannot reshape ")
            << formatDims(in.getDims()) << " (" << *a << " elements) to "
@@ -447,8 +454,10 @@ static LogicalResult verifyWindow(Operation *op, ArrayRef<Attribute> source,
                << i << ": a symbolic window must be the whole dim";
       continue;
     }
+    int64_t last;
     if (size != ShapedType::kDynamic && count > 0 &&
-        start + (count - 1) * step >= size)
+        (llvm::MulOverflow(count - 1, step, last) ||
+         llvm::AddOverflow(last, start, last) || last >= size))
       return op->emitOpError("dim ") << i << ": window of " << count
                                      << " elements from " << start << " step "
                                      << step << " exceeds size " << size;
