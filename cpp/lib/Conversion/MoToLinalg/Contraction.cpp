@@ -49,23 +49,9 @@ static Value genericContraction(OpBuilder &b, Location loc, Value lhs, Value rhs
 /// `source` with its elements truncated to `element` (f32 -> f16/bf16).
 static Value truncateElements(OpBuilder &b, Location loc, Value source,
                               Type element) {
-  auto type = cast<RankedTensorType>(source.getType());
-  SmallVector<Value> sizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      sizes.push_back(tensor::DimOp::create(b, loc, source, i));
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element, sizes);
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{source},
-             ValueRange{init}, {id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, l, Value(arith::TruncFOp::create(nb, l, element, args[0])));
-             })
-      .getResult(0);
+  return mapElements(b, loc, source, element, [&](OpBuilder &nb, Location l, Value v) {
+    return Value(arith::TruncFOp::create(nb, l, element, v));
+  });
 }
 
 namespace {
@@ -177,20 +163,9 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
     int64_t rank = resultType.getRank(), batch = rank - 2;
     auto operandMap = [&](mo::TensorType type, Value value, AffineExpr row,
                           AffineExpr col) {
-      ArrayRef<Attribute> dims = type.getDims().drop_back(2);
-      ArrayRef<Attribute> resultDims = resultType.getDims().drop_back(2);
-      int64_t offset = resultDims.size() - dims.size();
-      SmallVector<AffineExpr> exprs;
-      for (auto [i, dim] : llvm::enumerate(dims)) {
-        Attribute resultDim = resultDims[i + offset];
-        if (getStaticDimSize(dim) == 1 && getStaticDimSize(resultDim) != 1) {
-          exprs.push_back(rewriter.getAffineConstantExpr(0));
-          continue;
-        }
-        exprs.push_back(rewriter.getAffineDimExpr(i + offset));
-        if (dim == resultDim)
-          hints[i + offset].push_back({value, static_cast<int64_t>(i)});
-      }
+      SmallVector<AffineExpr> exprs =
+          broadcastExprs(rewriter, type.getDims().drop_back(2),
+                         resultType.getDims().drop_back(2), value, hints);
       exprs.push_back(row);
       exprs.push_back(col);
       return AffineMap::get(rank + 1, 0, exprs, ctx);

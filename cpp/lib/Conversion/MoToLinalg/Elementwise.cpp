@@ -32,19 +32,9 @@ struct ElementwiseToGeneric
     SmallVector<AffineMap> maps;
     SmallVector<SizeHints> hints(rank);
     for (auto [operand, value] : llvm::zip(op->getOperands(), operands)) {
-      ArrayRef<Attribute> dims = cast<mo::TensorType>(operand.getType()).getDims();
-      int64_t offset = rank - dims.size();
-      SmallVector<AffineExpr> exprs;
-      for (auto [i, dim] : llvm::enumerate(dims)) {
-        Attribute resultDim = resultDims[i + offset];
-        if (getStaticDimSize(dim) == 1 && getStaticDimSize(resultDim) != 1) {
-          exprs.push_back(rewriter.getAffineConstantExpr(0));
-          continue;
-        }
-        exprs.push_back(rewriter.getAffineDimExpr(i + offset));
-        if (dim == resultDim)
-          hints[i + offset].push_back({value, static_cast<int64_t>(i)});
-      }
+      SmallVector<AffineExpr> exprs = broadcastExprs(
+          rewriter, cast<mo::TensorType>(operand.getType()).getDims(),
+          resultDims, value, hints);
       maps.push_back(AffineMap::get(rank, 0, exprs, rewriter.getContext()));
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));

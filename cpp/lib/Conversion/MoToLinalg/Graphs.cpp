@@ -30,13 +30,6 @@ using namespace mlir::mo;
 
 namespace {
 
-ArrayRef<Attribute> moDims(Type type) {
-  if (auto t = dyn_cast<mo::TensorType>(type))
-    return t.getDims();
-  if (auto t = dyn_cast<BufferType>(type))
-    return t.getDims();
-  return {};
-}
 
 /// `type` with every dim dynamic: what an entry function receives.
 Type dynamicShape(Type type) {

@@ -17,13 +17,6 @@
 using namespace mlir;
 using namespace mlir::mo;
 
-static ArrayRef<Attribute> moDims(Type type) {
-  if (auto t = dyn_cast<mo::TensorType>(type))
-    return t.getDims();
-  if (auto t = dyn_cast<BufferType>(type))
-    return t.getDims();
-  return {};
-}
 
 /// Every symbolic name a type's dims use that `bound` lacks.
 static std::optional<StringAttr> unboundSymbol(Type type,

@@ -28,27 +28,6 @@ Value filled(OpBuilder &b, Location loc, Value init, Value value) {
       .getResult(0);
 }
 
-/// An elementwise map of `source` into a new tensor of element `element`.
-Value mapElements(OpBuilder &b, Location loc, Value source, Type element,
-                  function_ref<Value(OpBuilder &, Location, Value)> fn) {
-  auto type = cast<RankedTensorType>(source.getType());
-  SmallVector<Value> sizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      sizes.push_back(tensor::DimOp::create(b, loc, source, i));
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element, sizes);
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{source},
-             ValueRange{init}, {id, id},
-             SmallVector<utils::IteratorType>(type.getRank(),
-                                              utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, fn(nb, l, args[0]));
-             })
-      .getResult(0);
-}
-
 struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
   using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
 

@@ -22,39 +22,6 @@ using namespace mlir::mo;
 
 namespace {
 
-/// A product of dims: a constant and a sorted list of other factors.
-struct Factors {
-  int64_t constant = 1;
-  SmallVector<std::string> symbols;
-
-  void multiply(Attribute dim) {
-    if (isStaticDim(dim)) {
-      constant *= getStaticDimSize(dim);
-      return;
-    }
-    if (auto expr = dyn_cast<DimExprAttr>(dim);
-        expr && expr.getKind() == DimExprKind::Mul) {
-      multiply(expr.getLhs());
-      multiply(expr.getRhs());
-      return;
-    }
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    printDim(os, dim);
-    symbols.insert(llvm::upper_bound(symbols, s), s);
-  }
-  bool operator==(const Factors &o) const {
-    return constant == o.constant && symbols == o.symbols;
-  }
-  /// Whether `o` divides this product (as factors).
-  bool divisibleBy(const Factors &o) const {
-    if (o.constant == 0 || constant % o.constant != 0)
-      return false;
-    return std::includes(symbols.begin(), symbols.end(), o.symbols.begin(),
-                         o.symbols.end());
-  }
-};
-
 /// Groups consecutive dims of `from` and `to` with equal products, if they
 /// group: the pairs of index lists, in order.
 std::optional<std::pair<SmallVector<ReassociationIndices>,
@@ -64,7 +31,7 @@ groupDims(ArrayRef<Attribute> from, ArrayRef<Attribute> to) {
   size_t i = 0, j = 0;
   while (i < from.size() && j < to.size()) {
     ReassociationIndices gi{static_cast<int64_t>(i)}, gj{static_cast<int64_t>(j)};
-    Factors a, b;
+    DimProduct a, b;
     a.multiply(from[i++]);
     b.multiply(to[j++]);
     while (!(a == b)) {

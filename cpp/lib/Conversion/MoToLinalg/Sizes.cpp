@@ -13,12 +13,15 @@
 #include "Sizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::mo;
+
+#include <algorithm>
 
 Type mo::convertElementType(Type type) {
   if (auto i = dyn_cast<IntegerType>(type))
@@ -77,8 +80,7 @@ FailureOr<Value> mo::materializeDim(OpBuilder &b, Location loc, Attribute dim,
   });
 }
 
-/// The dims of a mo tensor or buffer type.
-static ArrayRef<Attribute> moDims(Type type) {
+ArrayRef<Attribute> mo::moDims(Type type) {
   if (auto t = dyn_cast<mo::TensorType>(type))
     return t.getDims();
   if (auto t = dyn_cast<BufferType>(type))
@@ -127,42 +129,6 @@ FailureOr<Value> mo::emptyTensor(OpBuilder &b, Location loc, Operation *at,
 }
 
 namespace {
-
-/// A product of dims as a constant times a sorted list of factors (names or
-/// printed non-product expressions): equal forms have equal values.
-struct Monomial {
-  int64_t constant = 1;
-  SmallVector<std::string> factors;
-
-  void multiply(Attribute dim) {
-    if (isStaticDim(dim)) {
-      constant *= getStaticDimSize(dim);
-      return;
-    }
-    if (auto expr = dyn_cast<DimExprAttr>(dim);
-        expr && expr.getKind() == DimExprKind::Mul) {
-      multiply(expr.getLhs());
-      multiply(expr.getRhs());
-      return;
-    }
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    printDim(os, dim);
-    factors.push_back(s);
-  }
-
-  static Monomial of(ArrayRef<Attribute> dims) {
-    Monomial m;
-    for (Attribute d : dims)
-      m.multiply(d);
-    llvm::sort(m.factors);
-    return m;
-  }
-
-  bool operator==(const Monomial &o) const {
-    return constant == o.constant && factors == o.factors;
-  }
-};
 
 struct Check {
   Value ok, actual, expected;
@@ -301,6 +267,77 @@ FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
   return status;
 }
 
+void DimProduct::multiply(Attribute dim) {
+  if (isStaticDim(dim)) {
+    constant *= getStaticDimSize(dim);
+    return;
+  }
+  if (auto expr = dyn_cast<DimExprAttr>(dim);
+      expr && expr.getKind() == DimExprKind::Mul) {
+    multiply(expr.getLhs());
+    multiply(expr.getRhs());
+    return;
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printDim(os, dim);
+  factors.insert(llvm::upper_bound(factors, s), s);
+}
+
+DimProduct DimProduct::of(ArrayRef<Attribute> dims) {
+  DimProduct p;
+  for (Attribute d : dims)
+    p.multiply(d);
+  return p;
+}
+
+bool DimProduct::divisibleBy(const DimProduct &o) const {
+  if (o.constant == 0 || constant % o.constant != 0)
+    return false;
+  return std::includes(factors.begin(), factors.end(), o.factors.begin(),
+                       o.factors.end());
+}
+
 bool mo::sameElementCount(ArrayRef<Attribute> from, ArrayRef<Attribute> to) {
-  return Monomial::of(from) == Monomial::of(to);
+  return DimProduct::of(from) == DimProduct::of(to);
+}
+
+SmallVector<AffineExpr> mo::broadcastExprs(OpBuilder &b,
+                                           ArrayRef<Attribute> dims,
+                                           ArrayRef<Attribute> resultDims,
+                                           Value value,
+                                           MutableArrayRef<SizeHints> hints) {
+  int64_t offset = resultDims.size() - dims.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    Attribute resultDim = resultDims[i + offset];
+    if (getStaticDimSize(dim) == 1 && getStaticDimSize(resultDim) != 1) {
+      exprs.push_back(b.getAffineConstantExpr(0));
+      continue;
+    }
+    exprs.push_back(b.getAffineDimExpr(i + offset));
+    if (dim == resultDim)
+      hints[i + offset].push_back({value, static_cast<int64_t>(i)});
+  }
+  return exprs;
+}
+
+Value mo::mapElements(OpBuilder &b, Location loc, Value source, Type element,
+                      function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes.push_back(tensor::DimOp::create(b, loc, source, i));
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element, sizes);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{source},
+             ValueRange{init}, {id, id},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, fn(nb, l, args[0]));
+             })
+      .getResult(0);
 }

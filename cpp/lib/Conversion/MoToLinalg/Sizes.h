@@ -87,9 +87,40 @@ void windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
                   SmallVectorImpl<OpFoldResult> &sizes,
                   SmallVectorImpl<OpFoldResult> &strides);
 
-/// Whether `from` and `to` hold the same number of elements for all sizes
-/// (equal products of the same factors).
+/// A product of dims as a constant times a sorted list of other factors
+/// (names, or printed non-product expressions): equal forms are equal for
+/// all sizes.
+struct DimProduct {
+  int64_t constant = 1;
+  SmallVector<std::string> factors;
+
+  static DimProduct of(ArrayRef<Attribute> dims);
+  void multiply(Attribute dim);
+  /// Whether `o` divides this product as factors.
+  bool divisibleBy(const DimProduct &o) const;
+  bool operator==(const DimProduct &o) const {
+    return constant == o.constant && factors == o.factors;
+  }
+};
+
+/// Whether `from` and `to` hold the same number of elements for all sizes.
 bool sameElementCount(ArrayRef<Attribute> from, ArrayRef<Attribute> to);
+
+/// The dims of a mo tensor or buffer type (none for other types).
+ArrayRef<Attribute> moDims(Type type);
+
+/// The indexing exprs of an operand with `dims` broadcast numpy-style to
+/// loops over `resultDims` (aligned right, static size-1 dims read at index
+/// 0); records `value` in `hints` where an operand dim equals the result's.
+SmallVector<AffineExpr> broadcastExprs(OpBuilder &b, ArrayRef<Attribute> dims,
+                                       ArrayRef<Attribute> resultDims,
+                                       Value value,
+                                       MutableArrayRef<SizeHints> hints);
+
+/// `fn` applied to every element of `source`, into a new tensor of
+/// `element`s (one parallel linalg.generic).
+Value mapElements(OpBuilder &b, Location loc, Value source, Type element,
+                  function_ref<Value(OpBuilder &, Location, Value)> fn);
 
 } // namespace mlir::mo
 
