@@ -124,12 +124,13 @@ def MoInterchangeContractions
 def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {
   let summary = "Stores booleans as bytes: memref<...xi1> becomes memref<...xi8>";
   let description = [{
-    The memref-to-LLVM lowering of LLVM 22 rejects sub-byte element types, and
-    both bool tensors and the deallocation helper that
-    `bufferization-lower-deallocations` emits use `memref<?xi1>`. This pass
-    gives every i1 memref byte storage (numpy's bool layout): loads truncate
-    to i1, stores zero-extend, and every other op, function signature and
-    call just changes type.
+    The memref-to-LLVM lowering of LLVM 22 rejects sub-byte element types.
+    mo's own code never has i1 memrefs (the lowering stores bools as bytes);
+    the deallocation helper that `bufferization-lower-deallocations` emits
+    does (`memref<?xi1>` ownership flags), and so may IR from elsewhere. This
+    pass gives every i1 memref byte storage (numpy's bool layout): loads
+    truncate to i1, stores zero-extend, and every other op, function
+    signature and call just changes type.
 
     ```mlir
     memref.store %b, %m[%i] : memref<?xi1>

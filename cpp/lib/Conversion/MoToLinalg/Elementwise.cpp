@@ -48,8 +48,12 @@ struct ElementwiseToGeneric
         maps,
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> scalars;
+          for (auto [operand, arg] : llvm::zip(op->getOperands(), args.drop_back()))
+            scalars.push_back(loadScalar(
+                b, l, arg, cast<mo::TensorType>(operand.getType()).getElementType()));
           linalg::YieldOp::create(
-              b, l, op.buildScalar(b, l, args.drop_back(), element));
+              b, l, storeScalar(b, l, op.buildScalar(b, l, scalars, element)));
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();

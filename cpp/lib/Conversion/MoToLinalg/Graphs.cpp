@@ -221,7 +221,9 @@ struct ConstantToArith : OpConversionPattern<ConstantOp> {
     if (!dense)
       return rewriter.notifyMatchFailure(c, "only dense constants are lowered");
     Type element = convertElementType(dense.getElementType());
-    if (element != dense.getElementType())
+    if (dense.getElementType().isInteger(1)) // bools are stored as bytes
+      dense = dense.mapValues(element, [](const APInt &v) { return v.zext(8); });
+    else if (element != dense.getElementType())
       dense = dense.bitcast(element);
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(c, dense);
     return success();

@@ -55,7 +55,12 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
     }
     bool wide = op.accumulatesWide() && isa<Float16Type, BFloat16Type>(element);
     Type acc = wide ? rewriter.getF32Type() : element;
-    Value identity = op.buildIdentity(rewriter, loc, acc, moElement);
+    // Bools are reduced as i1 and stored as bytes.
+    Value identity = storeScalar(
+        rewriter, loc,
+        op.buildIdentity(rewriter, loc,
+                         moElement.isInteger(1) ? rewriter.getI1Type() : acc,
+                         moElement));
     Value init = filled(rewriter, loc,
                         tensor::EmptyOp::create(rewriter, loc, shape, acc, dynamic),
                         identity);
@@ -92,12 +97,15 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
                     rewriter, loc, ValueRange{input}, ValueRange{init},
                     SmallVector<int64_t>{axis},
                     [&](OpBuilder &b, Location l, ValueRange args) {
-                      Value x = args[0];
+                      Value x = loadScalar(b, l, args[0], moElement);
+                      Value sum = loadScalar(b, l, args[1], moElement);
                       if (wide)
                         x = arith::ExtFOp::create(b, l, acc, x);
                       linalg::YieldOp::create(
-                          b, l, op.buildCombine(b, l, ValueRange{args[1], x},
-                                                moElement));
+                          b, l,
+                          storeScalar(b, l,
+                                      op.buildCombine(b, l, ValueRange{sum, x},
+                                                      moElement)));
                     })
                     .getResult(0);
       Value count = tensor::DimOp::create(rewriter, loc, input, axis);

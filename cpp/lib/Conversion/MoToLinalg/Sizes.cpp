@@ -25,8 +25,20 @@ using namespace mlir::mo;
 
 Type mo::convertElementType(Type type) {
   if (auto i = dyn_cast<IntegerType>(type))
-    return IntegerType::get(type.getContext(), i.getWidth());
+    return IntegerType::get(type.getContext(), i.getWidth() == 1 ? 8 : i.getWidth());
   return type;
+}
+
+Value mo::loadScalar(OpBuilder &b, Location loc, Value stored, Type element) {
+  if (!element.isSignlessInteger(1))
+    return stored;
+  return arith::TruncIOp::create(b, loc, b.getI1Type(), stored);
+}
+
+Value mo::storeScalar(OpBuilder &b, Location loc, Value value) {
+  if (!value.getType().isSignlessInteger(1))
+    return value;
+  return arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
 }
 
 Value mo::dimOf(OpBuilder &b, Location loc, Value shaped, int64_t axis) {

@@ -23,8 +23,15 @@ using SymbolSizes = DenseMap<StringAttr, Value>;
 /// (value, axis) pairs whose size is known to equal a dim.
 using SizeHints = SmallVector<std::pair<Value, int64_t>>;
 
-/// Builtin element type: signed/unsigned integers become signless.
+/// The builtin element type that stores mo elements of `type`: signed and
+/// unsigned integers become signless, and bools bytes (i8, numpy's layout:
+/// i1 exists only inside loop bodies, so memory, vectors and the ABI never
+/// see it).
 Type convertElementType(Type type);
+/// A stored scalar as the value computations take: a bool byte becomes i1.
+Value loadScalar(OpBuilder &b, Location loc, Value stored, Type element);
+/// A computed scalar as it is stored: an i1 becomes a byte (0 or 1).
+Value storeScalar(OpBuilder &b, Location loc, Value value);
 /// The size of `shaped` (tensor or memref) along `axis`.
 Value dimOf(OpBuilder &b, Location loc, Value shaped, int64_t axis);
 

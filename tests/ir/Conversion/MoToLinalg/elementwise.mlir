@@ -114,10 +114,16 @@ mo.graph @unsigned_binary(%x: !mo.tensor<[2], ui32>, %y: !mo.tensor<[2], ui32>) 
 
 // -----
 
-// Booleans follow numpy: max/min of i1 are or/and.
+// Booleans follow numpy: max/min of bools are or/and. Bools are stored as
+// bytes (i8) and are i1 only inside the loop body.
 // CHECK-LABEL: func.func @bool_binary(
-// CHECK-SAME: tensor<?xi1>
-// CHECK: arith.ori %{{.+}}, %{{.+}} : i1
+// CHECK-SAME: tensor<?xi8>
+// CHECK: ^bb0(%[[X:[a-zA-Z0-9_]+]]: i8, %[[Y:[a-zA-Z0-9_]+]]: i8, %{{[a-zA-Z0-9_]+}}: i8):
+// CHECK-NEXT: %[[XB:.+]] = arith.trunci %[[X]] : i8 to i1
+// CHECK-NEXT: %[[YB:.+]] = arith.trunci %[[Y]] : i8 to i1
+// CHECK-NEXT: %[[OR:.+]] = arith.ori %[[XB]], %[[YB]] : i1
+// CHECK-NEXT: %[[BYTE:.+]] = arith.extui %[[OR]] : i1 to i8
+// CHECK-NEXT: linalg.yield %[[BYTE]] : i8
 // CHECK: arith.andi %{{.+}}, %{{.+}} : i1
 mo.graph @bool_binary(%x: !mo.tensor<[2], i1>, %y: !mo.tensor<[2], i1>) -> !mo.tensor<[2], i1> {
   %0 = mo.max(%x, %y) : (!mo.tensor<[2], i1>, !mo.tensor<[2], i1>) -> !mo.tensor<[2], i1>
@@ -436,10 +442,11 @@ mo.graph @cast_bool_to_f(%x: !mo.tensor<[4], i1>) -> !mo.tensor<[4], f32> {
 
 // f32 -> bool is x != 0 with an unordered compare (NaN is true).
 // CHECK-LABEL: func.func @cast_f_to_bool(
-// CHECK: ^bb0(%[[IN:[a-zA-Z0-9_]+]]: f32, %{{[a-zA-Z0-9_]+}}: i1):
+// CHECK: ^bb0(%[[IN:[a-zA-Z0-9_]+]]: f32, %{{[a-zA-Z0-9_]+}}: i8):
 // CHECK-NEXT: %[[Z:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[R:.+]] = arith.cmpf une, %[[IN]], %[[Z]] : f32
-// CHECK-NEXT: linalg.yield %[[R]] : i1
+// CHECK-NEXT: %[[B:.+]] = arith.extui %[[R]] : i1 to i8
+// CHECK-NEXT: linalg.yield %[[B]] : i8
 mo.graph @cast_f_to_bool(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], i1> {
   %y = mo.cast %x : !mo.tensor<[4], f32> -> !mo.tensor<[4], i1>
   mo.output %y : !mo.tensor<[4], i1>

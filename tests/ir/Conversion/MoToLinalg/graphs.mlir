@@ -226,12 +226,12 @@ mo.graph @calls_flatten<b, s>(%x: !mo.tensor<[b, s, 4], f32>) -> !mo.tensor<[b, 
 // -----
 
 // Constants with si/ui element types become signless arith.constants with the
-// same bits (ui8 255 prints as -1); bools stay i1.
+// same bits (ui8 255 prints as -1); bools are stored as bytes (true is 1).
 // CHECK-LABEL: func.func @constants(
-// CHECK-SAME: memref<?xi8> {mo.output = 0 : i64}, %{{[a-zA-Z0-9_]+}}: memref<?xi32> {mo.output = 1 : i64}, %{{[a-zA-Z0-9_]+}}: memref<i1> {mo.output = 2 : i64}
+// CHECK-SAME: memref<?xi8> {mo.output = 0 : i64}, %{{[a-zA-Z0-9_]+}}: memref<?xi32> {mo.output = 1 : i64}, %{{[a-zA-Z0-9_]+}}: memref<i8> {mo.output = 2 : i64}
 // CHECK: %[[U:.+]] = arith.constant dense<[-1, 1]> : tensor<2xi8>
 // CHECK: %[[S:.+]] = arith.constant dense<[-1, 7]> : tensor<2xi32>
-// CHECK: %[[B:.+]] = arith.constant dense<true> : tensor<i1>
+// CHECK: %[[B:.+]] = arith.constant dense<1> : tensor<i8>
 // CHECK: bufferization.materialize_in_destination %[[U]]
 // CHECK: bufferization.materialize_in_destination %[[S]]
 // CHECK: bufferization.materialize_in_destination %[[B]]
