@@ -102,6 +102,27 @@ def MoWeightsToArguments : Pass<"mo-weights-to-arguments", "::mlir::ModuleOp"> {
   }];
 }
 
+def MoFuseElementwise : Pass<"mo-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuses elementwise linalg ops into all-parallel consumers";
+  let description = [{
+    Upstream's elementwise fusion and reshape propagation
+    (`linalg-fuse-elementwise-ops`), limited to consumers whose loops are all
+    parallel: an elementwise producer is never recomputed inside a
+    contraction or a reduction, and named contractions keep their form (the
+    CPU schedule wants them). A producer is fused only into its single use.
+
+    ```mlir
+    %e = linalg.generic {iterator_types = ["parallel"]} ins(%x) ... math.exp
+    %t = linalg.generic {iterator_types = ["parallel"]} ins(%e) ... math.tanh
+    ```
+    becomes one generic computing tanh(exp(x)); `%e` feeding a linalg.matmul
+    stays as it is.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MoInterchangeContractions
     : Pass<"mo-interchange-contractions", "::mlir::func::FuncOp"> {
   let summary = "Baseline CPU loop order: the reduction of a contraction "

@@ -33,7 +33,7 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
                                       const CpuPipelineOptions &options) {
   add(pm, "canonicalize,cse");
   if (options.fuseElementwise)
-    add(pm, "func.func(linalg-fuse-elementwise-ops),canonicalize");
+    add(pm, "func.func(mo-fuse-elementwise),canonicalize");
   // Outputs are written in place, temporaries freed.
   add(pm, "eliminate-empty-tensors,"
           "one-shot-bufferize{bufferize-function-boundaries "
