@@ -103,13 +103,16 @@ def MoWeightsToArguments : Pass<"mo-weights-to-arguments", "::mlir::ModuleOp"> {
 }
 
 def MoFuseElementwise : Pass<"mo-fuse-elementwise", "::mlir::func::FuncOp"> {
-  let summary = "Fuses elementwise linalg ops into all-parallel consumers";
+  let summary = "Fuses elementwise linalg ops where nothing is recomputed";
   let description = [{
     Upstream's elementwise fusion and reshape propagation
-    (`linalg-fuse-elementwise-ops`), limited to consumers whose loops are all
-    parallel: an elementwise producer is never recomputed inside a
-    contraction or a reduction, and named contractions keep their form (the
-    CPU schedule wants them). A producer is fused only into its single use.
+    (`linalg-fuse-elementwise-ops`), limited so that an elementwise producer
+    fuses only into a consumer that reads each of its elements once (its
+    indexing map is a permutation: elementwise ops, reductions over the same
+    loops), never into a contraction that would recompute it per element of
+    the reduction; reshapes move only through all-parallel ops, so named
+    contractions keep their form (the CPU schedule wants them). A producer is
+    fused only into its single use.
 
     ```mlir
     %e = linalg.generic {iterator_types = ["parallel"]} ins(%x) ... math.exp

@@ -5,8 +5,9 @@
 // named contractions by expanding them into generics. Inside a matmul that
 // recomputes the producer once per element of the reduction (a layer norm
 // feeding a projection ran ~25x slower), and it hides the named op the CPU
-// schedule wants. The same patterns here fuse only into consumers whose
-// loops are all parallel, and move reshapes only through such ops.
+// schedule wants. The same patterns here fuse a producer only where its
+// consumer reads each element once, and move reshapes only through
+// all-parallel ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,14 +39,25 @@ struct MoFuseElementwisePass
     : public mo::impl::MoFuseElementwiseBase<MoFuseElementwisePass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    linalg::ControlFusionFn control = [](OpOperand *fused) {
+    // An elementwise producer fuses where the consumer reads each of its
+    // elements once (a permutation map: elementwise ops, and reductions over
+    // the same loops), never into a matmul, which would recompute it.
+    linalg::ControlFusionFn fuse = [](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      if (!producer || !producer->hasOneUse() || !allParallel(producer))
+        return false;
+      auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+      return !consumer || consumer.getMatchingIndexingMap(fused).isPermutation();
+    };
+    // Reshapes move only through all-parallel ops: contractions stay named.
+    linalg::ControlFusionFn reshape = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
       return producer && producer->hasOneUse() && allParallel(producer) &&
              allParallel(fused->getOwner());
     };
     RewritePatternSet patterns(context);
-    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, fuse);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshape);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
@@ -53,7 +65,7 @@ struct MoFuseElementwisePass
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
     context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
         patterns);
-    linalg::populateConstantFoldLinalgOperations(patterns, control);
+    linalg::populateConstantFoldLinalgOperations(patterns, fuse);
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))

@@ -1,10 +1,11 @@
-//===- Reduce.cpp - mo reductions to linalg.reduce / linalg.generic -------===//
+//===- Reduce.cpp - mo reductions and scans to linalg ---------------------===//
 //
-// One pattern for every op with ReduceOpInterface: a linalg.reduce over the
-// axis into an identity-filled init (f16/bf16 sums accumulate in f32), the
-// op's final step (the mean divides), then an expand_shape that puts the
-// axis back with size 1. Arg reductions carry (best, index) through a
-// linalg.generic that reads the axis' index.
+// One pattern for every op with ReduceOpInterface: a reduction
+// linalg.generic over the axis (not linalg.reduce, so that elementwise
+// producers fuse into it) into an identity-filled init (f16/bf16 sums
+// accumulate in f32), the op's final step (the mean divides), then an
+// expand_shape that puts the axis back with size 1. Arg reductions carry
+// (best, index) through the generic, which reads the axis' index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,19 +66,20 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
                         tensor::EmptyOp::create(rewriter, loc, shape, acc, dynamic),
                         identity);
     Value reduced;
+    // A linalg.generic (not linalg.reduce): elementwise producers fuse into it.
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != axis)
+        outExprs.push_back(rewriter.getAffineDimExpr(i));
+    AffineMap in = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap out = AffineMap::get(rank, 0, outExprs, rewriter.getContext());
+    SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+    iterators[axis] = utils::IteratorType::reduction;
     if (op.isArgReduction()) {
       Type i64 = rewriter.getI64Type();
       Value indices = filled(
           rewriter, loc, tensor::EmptyOp::create(rewriter, loc, shape, i64, dynamic),
           arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0)));
-      SmallVector<AffineExpr> outExprs;
-      for (int64_t i = 0; i < rank; ++i)
-        if (i != axis)
-          outExprs.push_back(rewriter.getAffineDimExpr(i));
-      AffineMap in = rewriter.getMultiDimIdentityMap(rank);
-      AffineMap out = AffineMap::get(rank, 0, outExprs, rewriter.getContext());
-      SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
-      iterators[axis] = utils::IteratorType::reduction;
       auto generic = linalg::GenericOp::create(
           rewriter, loc, TypeRange{init.getType(), indices.getType()},
           ValueRange{input}, ValueRange{init, indices}, {in, out, out}, iterators,
@@ -93,9 +95,9 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
           });
       reduced = generic.getResult(1);
     } else {
-      reduced = linalg::ReduceOp::create(
-                    rewriter, loc, ValueRange{input}, ValueRange{init},
-                    SmallVector<int64_t>{axis},
+      reduced = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
+                    ValueRange{init}, {in, out}, iterators,
                     [&](OpBuilder &b, Location l, ValueRange args) {
                       Value x = loadScalar(b, l, args[0], moElement);
                       Value sum = loadScalar(b, l, args[1], moElement);

@@ -1,15 +1,16 @@
-// mo-lower-to-linalg, reduce: reductions are linalg.reduce (arg reductions a linalg.generic) plus an
+// mo-lower-to-linalg, reduce: reductions are reduction linalg.generics plus an
 // expand_shape that keeps the axis; cumsum an scf.for scan.
 // RUN: mo-opt %s --split-input-file --mo-lower-to-linalg --cse | FileCheck %s
 
-// Reductions: linalg.reduce over the axis into an identity-filled init, then
+// Reductions: a reduction linalg.generic over the axis (so that elementwise
+// producers can fuse into it) into an identity-filled init, then
 // expand_shape puts the axis back with size 1; f16 sums accumulate in f32;
 // the mean divides by the axis' size; argmax carries (best, index) through a
 // linalg.generic that reads the axis' index.
 // CHECK-LABEL: func.func @reductions(
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[INIT:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<?xf32>)
-// CHECK: %[[SUM:.+]] = linalg.reduce ins(%[[X:.+]] : tensor<?x4xf16>) outs(%[[INIT]] : tensor<?xf32>) dimensions = [1]
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[X:.+]] : tensor<?x4xf16>) outs(%[[INIT]] : tensor<?xf32>)
 // CHECK: arith.extf %{{.+}} : f16 to f32
 // CHECK: arith.addf
 // CHECK: arith.truncf %{{.+}} : f32 to f16
