@@ -77,9 +77,20 @@ class Mo_ArithScalar<string f, string si, string ui = si, string b = "">
                 "::mlir::arith::" # ui # "Op::create(b, loc, x, y)",
                 !if(!empty(b), "", "::mlir::arith::" # b # "Op::create(b, loc, x, y)")>;
 
-/// A float-only math op on x: "Exp" -> math::ExpOp::create(b, loc, x).
+/// Float math computed in f32 for f16/bf16 and rounded once (`fn` is a C++
+/// expression over the (widened) `v`).
+class Mo_InF32<string fn>
+    : Mo_Scalar<"::mlir::mo::scalar::inF32(b, loc, x, [&](::mlir::Value v) "
+                "-> ::mlir::Value { return " # fn # "; })">;
+
+/// A float math op on x: "Exp" -> math::ExpOp::create(b, loc, v), in f32
+/// for f16/bf16.
 class Mo_MathScalar<string op>
-    : Mo_Scalar<"::mlir::math::" # op # "Op::create(b, loc, x)">;
+    : Mo_InF32<"::mlir::math::" # op # "Op::create(b, loc, v)">;
+
+/// Rounding: a math op for floats; integers are already whole.
+class Mo_RoundScalar<string op>
+    : Mo_Scalar<"::mlir::math::" # op # "Op::create(b, loc, x)", "x", "x">;
 
 class Mo_CompareScalar<string f, string s, string u>
     : Mo_Scalar<"::mlir::mo::scalar::compare(b, loc, x, y, element, "
@@ -199,6 +210,15 @@ defvar Mo_BinaryOps = [
     Mo_Fold<"::llvm::minimum(a, b)",
             "u ? ::llvm::APIntOps::umin(a, b) : ::llvm::APIntOps::smin(a, b)",
             "a & b", "", 1>, [Commutative]>,
+  Mo_BinaryOpInfo<"logical_and", "LogicalAnd", "elementwise logical and", ["bool"],
+    Mo_Scalar<"", "", "", "::mlir::arith::AndIOp::create(b, loc, x, y)">,
+    "logical_and", Mo_Fold<"", "", "a & b">, [Commutative]>,
+  Mo_BinaryOpInfo<"logical_or", "LogicalOr", "elementwise logical or", ["bool"],
+    Mo_Scalar<"", "", "", "::mlir::arith::OrIOp::create(b, loc, x, y)">,
+    "logical_or", Mo_Fold<"", "", "a | b">, [Commutative]>,
+  Mo_BinaryOpInfo<"logical_xor", "LogicalXor", "elementwise logical xor", ["bool"],
+    Mo_Scalar<"", "", "", "::mlir::arith::XOrIOp::create(b, loc, x, y)">,
+    "logical_xor", Mo_Fold<"", "", "a ^ b">, [Commutative]>,
   Mo_BinaryOpInfo<"equal", "Equal", "elementwise ==", Mo_AllKinds,
     Mo_CompareScalar<"OEQ", "eq", "eq">, "equal", Mo_Fold<>, [Commutative], 1>,
   Mo_BinaryOpInfo<"not_equal", "NotEqual", "elementwise !=", Mo_AllKinds,
@@ -224,6 +244,7 @@ class Mo_BinaryElementwiseOp<Mo_BinaryOpInfo info>
         DeclareOpInterfaceMethods<InferTypeOpInterface>,
         DeclareOpInterfaceMethods<Mo_ElementwiseOpInterface>], info.Traits)>,
       Mo_RegistryFields<"binary", info.Kinds, info.Reference, 2> {
+  bit moBoolResult = info.IsCompare;
   let summary = info.Summary # " with numpy broadcasting";
   let description = [{
     Operands broadcast like numpy (dims are aligned from the right; a dim of
@@ -283,13 +304,15 @@ foreach info = Mo_BinaryOps in
 
 class Mo_UnaryOpInfo<string mnemonic, string cppName, string summaryText,
                      list<string> kinds, Mo_Scalar scalarMap,
-                     string numpyName> {
+                     string numpyName, bit isPredicate = 0> {
   string Mnemonic = mnemonic;
   string CppName = cppName;
   string Summary = summaryText;
   list<string> Kinds = kinds;
   Mo_Scalar Scalar = scalarMap;
   string Reference = numpyName;
+  // Predicates (is_nan) produce bool elements.
+  bit IsPredicate = isPredicate;
 }
 
 defvar Mo_Zero = "::mlir::mo::scalar::constant(b, loc, x.getType(), 0)";
@@ -306,52 +329,106 @@ defvar Mo_UnaryOps = [
     Mo_Scalar<!strconcat("::mlir::arith::MaximumFOp::create(b, loc, x, ", Mo_Zero, ")"),
               !strconcat("::mlir::arith::MaxSIOp::create(b, loc, x, ", Mo_Zero, ")"), "x">,
     "">,
-  Mo_UnaryOpInfo<"ceil", "Ceil", "round up", Mo_FloatOnly,
-    Mo_MathScalar<"Ceil">, "ceil">,
-  Mo_UnaryOpInfo<"cos", "Cos", "cosine", Mo_FloatOnly, Mo_MathScalar<"Cos">, "cos">,
-  Mo_UnaryOpInfo<"erf", "Erf", "error function", Mo_FloatOnly,
-    Mo_MathScalar<"Erf">, "">,
+  Mo_UnaryOpInfo<"square", "Square", "x * x", Mo_Numeric,
+    Mo_Scalar<"::mlir::arith::MulFOp::create(b, loc, x, x)",
+              "::mlir::arith::MulIOp::create(b, loc, x, x)">, "square">,
+  // Rounding returns integers unchanged (same dtype).
+  Mo_UnaryOpInfo<"ceil", "Ceil", "round up", Mo_Numeric, Mo_RoundScalar<"Ceil">, "ceil">,
+  Mo_UnaryOpInfo<"floor", "Floor", "round down", Mo_Numeric,
+    Mo_RoundScalar<"Floor">, "floor">,
+  Mo_UnaryOpInfo<"round", "Round", "round half to even", Mo_Numeric,
+    Mo_RoundScalar<"RoundEven">, "round">,
+  Mo_UnaryOpInfo<"trunc", "Trunc", "round toward zero", Mo_Numeric,
+    Mo_RoundScalar<"Trunc">, "trunc">,
   Mo_UnaryOpInfo<"exp", "Exp", "e to the x", Mo_FloatOnly, Mo_MathScalar<"Exp">, "exp">,
-  Mo_UnaryOpInfo<"floor", "Floor", "round down", Mo_FloatOnly,
-    Mo_MathScalar<"Floor">, "floor">,
+  Mo_UnaryOpInfo<"exp2", "Exp2", "2 to the x", Mo_FloatOnly, Mo_MathScalar<"Exp2">, "exp2">,
   Mo_UnaryOpInfo<"log", "Log", "natural logarithm", Mo_FloatOnly,
     Mo_MathScalar<"Log">, "log">,
   Mo_UnaryOpInfo<"log1p", "Log1p", "log(1 + x)", Mo_FloatOnly,
-    Mo_Scalar<"::mlir::mo::scalar::log1p(b, loc, x)">, "log1p">,
-  Mo_UnaryOpInfo<"round", "Round", "round half to even", Mo_FloatOnly,
-    Mo_MathScalar<"RoundEven">, "round">,
-  Mo_UnaryOpInfo<"rsqrt", "Rsqrt", "1 / sqrt(x)", Mo_FloatOnly,
-    Mo_MathScalar<"Rsqrt">, "">,
-  Mo_UnaryOpInfo<"sigmoid", "Sigmoid", "1 / (1 + exp(-x))", Mo_FloatOnly,
-    Mo_Scalar<"::mlir::mo::scalar::sigmoid(b, loc, x)">, "">,
-  Mo_UnaryOpInfo<"silu", "Silu", "x * sigmoid(x)", Mo_FloatOnly,
-    Mo_Scalar<"::mlir::arith::MulFOp::create(b, loc, x, "
-              "::mlir::mo::scalar::sigmoid(b, loc, x))">, "">,
-  Mo_UnaryOpInfo<"sin", "Sin", "sine", Mo_FloatOnly, Mo_MathScalar<"Sin">, "sin">,
+    Mo_InF32<"::mlir::mo::scalar::log1p(b, loc, v)">, "log1p">,
+  Mo_UnaryOpInfo<"log2", "Log2", "base-2 logarithm", Mo_FloatOnly,
+    Mo_MathScalar<"Log2">, "log2">,
   Mo_UnaryOpInfo<"sqrt", "Sqrt", "square root", Mo_FloatOnly,
     Mo_MathScalar<"Sqrt">, "sqrt">,
+  Mo_UnaryOpInfo<"rsqrt", "Rsqrt", "1 / sqrt(x)", Mo_FloatOnly,
+    Mo_MathScalar<"Rsqrt">, "">,
+  Mo_UnaryOpInfo<"sin", "Sin", "sine", Mo_FloatOnly, Mo_MathScalar<"Sin">, "sin">,
+  Mo_UnaryOpInfo<"cos", "Cos", "cosine", Mo_FloatOnly, Mo_MathScalar<"Cos">, "cos">,
+  Mo_UnaryOpInfo<"tan", "Tan", "tangent", Mo_FloatOnly, Mo_MathScalar<"Tan">, "tan">,
+  Mo_UnaryOpInfo<"asin", "Asin", "inverse sine", Mo_FloatOnly,
+    Mo_MathScalar<"Asin">, "arcsin">,
+  Mo_UnaryOpInfo<"acos", "Acos", "inverse cosine", Mo_FloatOnly,
+    Mo_MathScalar<"Acos">, "arccos">,
+  Mo_UnaryOpInfo<"atan", "Atan", "inverse tangent", Mo_FloatOnly,
+    Mo_MathScalar<"Atan">, "arctan">,
+  Mo_UnaryOpInfo<"sinh", "Sinh", "hyperbolic sine", Mo_FloatOnly,
+    Mo_MathScalar<"Sinh">, "sinh">,
+  Mo_UnaryOpInfo<"cosh", "Cosh", "hyperbolic cosine", Mo_FloatOnly,
+    Mo_MathScalar<"Cosh">, "cosh">,
   Mo_UnaryOpInfo<"tanh", "Tanh", "hyperbolic tangent", Mo_FloatOnly,
     Mo_MathScalar<"Tanh">, "tanh">,
-  Mo_UnaryOpInfo<"trunc", "Trunc", "round toward zero", Mo_FloatOnly,
-    Mo_MathScalar<"Trunc">, "trunc">,
+  Mo_UnaryOpInfo<"atanh", "Atanh", "inverse hyperbolic tangent", Mo_FloatOnly,
+    Mo_MathScalar<"Atanh">, "arctanh">,
+  Mo_UnaryOpInfo<"erf", "Erf", "error function", Mo_FloatOnly,
+    Mo_MathScalar<"Erf">, "">,
+  Mo_UnaryOpInfo<"sigmoid", "Sigmoid", "1 / (1 + exp(-x))", Mo_FloatOnly,
+    Mo_InF32<"::mlir::mo::scalar::sigmoid(b, loc, v)">, "">,
+  Mo_UnaryOpInfo<"silu", "Silu", "x * sigmoid(x)", Mo_FloatOnly,
+    Mo_InF32<"::mlir::arith::MulFOp::create(b, loc, v, "
+             "::mlir::mo::scalar::sigmoid(b, loc, v))">, "">,
+  Mo_UnaryOpInfo<"gelu", "Gelu", "GELU, x * Phi(x) (erf form)", Mo_FloatOnly,
+    Mo_InF32<"::mlir::mo::scalar::gelu(b, loc, v, ::mlir::mo::scalar::Gelu::Erf)">, "">,
+  Mo_UnaryOpInfo<"gelu_tanh", "GeluTanh", "GELU, tanh approximation", Mo_FloatOnly,
+    Mo_InF32<"::mlir::mo::scalar::gelu(b, loc, v, ::mlir::mo::scalar::Gelu::Tanh)">, "">,
+  Mo_UnaryOpInfo<"gelu_quick", "GeluQuick", "GELU, x * sigmoid(1.702 x)",
+    Mo_FloatOnly,
+    Mo_InF32<"::mlir::mo::scalar::gelu(b, loc, v, ::mlir::mo::scalar::Gelu::Quick)">, "">,
+  Mo_UnaryOpInfo<"logical_not", "LogicalNot", "logical not", ["bool"],
+    Mo_Scalar<"", "", "", "::mlir::arith::XOrIOp::create(b, loc, x, "
+              "::mlir::arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1))">,
+    "logical_not">,
+  Mo_UnaryOpInfo<"is_nan", "IsNan", "x is NaN", Mo_FloatOnly,
+    Mo_Scalar<"::mlir::arith::CmpFOp::create(b, loc, "
+              "::mlir::arith::CmpFPredicate::UNO, x, x)">, "isnan", 1>,
+  Mo_UnaryOpInfo<"is_inf", "IsInf", "x is +inf or -inf", Mo_FloatOnly,
+    Mo_Scalar<"::mlir::mo::scalar::isInf(b, loc, x)">, "isinf", 1>,
 ];
 
 class Mo_UnaryElementwiseOp<Mo_UnaryOpInfo info>
-    : Mo_Op<info.Mnemonic, [Pure, SameOperandsAndResultType,
-        DeclareOpInterfaceMethods<Mo_ElementwiseOpInterface>]>,
+    : Mo_Op<info.Mnemonic, !listconcat([Pure,
+        DeclareOpInterfaceMethods<Mo_ElementwiseOpInterface>],
+        !if(info.IsPredicate, [DeclareOpInterfaceMethods<InferTypeOpInterface>],
+            [SameOperandsAndResultType]))>,
       Mo_RegistryFields<"unary", info.Kinds, info.Reference, 1> {
+  bit moBoolResult = info.IsPredicate;
   let summary = "elementwise " # info.Summary;
   let description = [{
-    Defined on }] # Mo_KindsText<info.Kinds>.Text # [{ elements.
+    Defined on }] # Mo_KindsText<info.Kinds>.Text # [{ elements}]
+    # !if(info.IsPredicate, "; the result holds bools", "") # [{.
 
     ```mlir
-    %y = mo.}] # info.Mnemonic # [{ %x : !mo.tensor<[batch, 2], f32>
+    %y = mo.}] # info.Mnemonic # !if(info.IsPredicate,
+        " %x : !mo.tensor<[batch, 2], f32> -> !mo.tensor<[batch, 2], i1>",
+        " %x : !mo.tensor<[batch, 2], f32>") # [{
     ```
   }];
   let arguments = (ins Mo_OperandOfKinds<info.Kinds>.T:$input);
   let results = (outs Mo_AnyTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` qualified(type($result))";
-  let extraClassDefinition = [{
+  let assemblyFormat = !if(info.IsPredicate,
+      "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))",
+      "$input attr-dict `:` qualified(type($result))");
+  let extraClassDefinition = !if(info.IsPredicate, [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *ctx, std::optional<::mlir::Location>,
+        ::mlir::ValueRange operands, ::mlir::DictionaryAttr,
+        ::mlir::OpaqueProperties, ::mlir::RegionRange,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+      auto type = ::llvm::cast<::mlir::mo::TensorType>(operands[0].getType());
+      inferred.push_back(::mlir::mo::TensorType::get(
+          ctx, type.getDims(), ::mlir::IntegerType::get(ctx, 1), type.getDevice()));
+      return ::mlir::success();
+    }
+  }], "") # [{
     ::mlir::Value $cppClass::buildScalar(::mlir::OpBuilder &b,
         ::mlir::Location loc, ::mlir::ValueRange args, ::mlir::Type element) {
       }] # Mo_ScalarBody<info.Scalar>.Code # [{

@@ -20,7 +20,7 @@ def main(records_path: str, out_path: str) -> None:
         entry = {"name": r["opName"], "class": name.removeprefix("Mo_"),
                  "summary": r["summary"]}
         for field in ("moFamily", "moKinds", "moKindsText", "moReference", "moArity",
-                      "moPythonName"):
+                      "moPythonName", "moBoolResult"):
             if field in r:
                 entry[field.removeprefix("mo")[0].lower() + field[3:]] = r[field]
         ops.append(entry)

@@ -53,6 +53,8 @@ class OpDef:
     reference: str = ""
     python_name: str = ""
     """The Python function's name (``sum`` for ``reduce_sum``), else ``name``."""
+    bool_result: bool = False
+    """Whether the result holds bools (comparisons, ``is_nan``)."""
 
     def accepts(self, dtype: DType) -> bool:
         """Whether the op is defined on ``dtype`` elements."""
@@ -76,7 +78,7 @@ def by_name() -> dict[str, OpDef]:
     return {o["name"]: OpDef(o["name"], o["class"], o["summary"], o.get("family"),
                              o.get("arity"), tuple(o.get("kinds", ())),
                              o.get("kindsText", ""), o.get("reference", ""),
-                             o.get("pythonName", o["name"]))
+                             o.get("pythonName", o["name"]), bool(o.get("boolResult", 0)))
             for o in ops}
 
 

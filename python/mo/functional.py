@@ -20,7 +20,7 @@ from mo.graph import ops as _ops
 from mo.tensor import Tensor
 
 # The ops F exposes; each maps Tensor arguments to graph values and back.
-_OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "matmul", "reshape",
+_OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negate", "matmul", "reshape",
         "cast", "cumsum",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 

@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::mo;
 
@@ -204,4 +206,44 @@ Value scalar::mean(OpBuilder &b, Location loc, Value sum, Value count) {
   Value n = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
   Value nf = arith::SIToFPOp::create(b, loc, sum.getType(), n);
   return arith::DivFOp::create(b, loc, sum, nf);
+}
+
+Value scalar::inF32(OpBuilder &b, Location loc, Value x,
+                    function_ref<Value(Value)> fn) {
+  Type type = x.getType();
+  if (!isa<Float16Type, BFloat16Type>(type))
+    return fn(x);
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  return arith::TruncFOp::create(b, loc, type, fn(wide));
+}
+
+Value scalar::gelu(OpBuilder &b, Location loc, Value x, Gelu form) {
+  Type t = x.getType();
+  auto c = [&](double v) { return constant(b, loc, t, v); };
+  auto mul = [&](Value p, Value q) { return arith::MulFOp::create(b, loc, p, q); };
+  Value half = c(0.5), one = c(1.0);
+  switch (form) {
+  case Gelu::Erf: {
+    Value phi = math::ErfOp::create(b, loc, mul(x, c(M_SQRT1_2)));
+    return mul(mul(half, x), arith::AddFOp::create(b, loc, one, phi));
+  }
+  case Gelu::Tanh: {
+    Value cube = mul(mul(x, x), x);
+    Value inner = mul(c(std::sqrt(2.0 / M_PI)),
+                      arith::AddFOp::create(b, loc, x, mul(c(0.044715), cube)));
+    return mul(mul(half, x),
+               arith::AddFOp::create(b, loc, one, math::TanhOp::create(b, loc, inner)));
+  }
+  case Gelu::Quick:
+    return mul(x, sigmoid(b, loc, mul(c(1.702), x)));
+  }
+  llvm_unreachable("unknown GELU form");
+}
+
+Value scalar::isInf(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<FloatType>(x.getType());
+  Value inf = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(type, APFloat::getInf(type.getFloatSemantics())));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                               math::AbsFOp::create(b, loc, x), inf);
 }

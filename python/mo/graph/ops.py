@@ -365,6 +365,21 @@ def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = Fals
 max = _overload("max", _elementwise_max, _reductions["max"])  # noqa: A001 (MAX's name)
 min = _overload("min", _elementwise_min, _reductions["min"])  # noqa: A001 (MAX's name)
 maximum, minimum = _elementwise_max, _elementwise_min
+negate = globals()["negative"]  # MAX's name
+_gelu_forms = {"none": globals()["gelu"], "tanh": globals()["gelu_tanh"],
+               "quick": globals()["gelu_quick"]}
+
+
+def gelu(x: Any, approximate: str = "none") -> TensorValue:
+    """GELU (MAX's ``gelu``): ``approximate="none"`` is ``x * Phi(x)`` with erf,
+    ``"tanh"`` its tanh approximation (torch's ``approximate="tanh"``),
+    ``"quick"`` is ``x * sigmoid(1.702 x)``. f16/bf16 compute in f32."""
+    form = _gelu_forms.get(approximate)
+    if form is None:
+        raise ValueError(f"gelu: approximate must be 'none', 'tanh' or 'quick', got "
+                         f"{approximate!r}")
+    return form(x)
+
 
 
 # -- linear algebra and shapes ------------------------------------------------------

@@ -50,6 +50,15 @@ Value isBetter(OpBuilder &b, Location loc, Value x, Value best, Type element,
 /// `sum` divided by `count` (an index), in the float type of `sum`.
 Value mean(OpBuilder &b, Location loc, Value sum, Value count);
 
+/// `fn(x)` computed in f32 when `x` is f16/bf16, rounded once to its type.
+Value inF32(OpBuilder &b, Location loc, Value x, function_ref<Value(Value)> fn);
+/// The GELU forms: x * Phi(x) with erf, its tanh approximation, and
+/// x * sigmoid(1.702 x).
+enum class Gelu { Erf, Tanh, Quick };
+Value gelu(OpBuilder &b, Location loc, Value x, Gelu form);
+/// |x| == inf.
+Value isInf(OpBuilder &b, Location loc, Value x);
+
 } // namespace mlir::mo::scalar
 
 #endif // MO_DIALECT_MOSCALAR_H
