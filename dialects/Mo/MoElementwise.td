@@ -439,4 +439,31 @@ class Mo_UnaryElementwiseOp<Mo_UnaryOpInfo info>
 foreach info = Mo_UnaryOps in
   def Mo_ # info.CppName # Op : Mo_UnaryElementwiseOp<info>;
 
+//===----------------------------------------------------------------------===//
+// Ternary select
+//===----------------------------------------------------------------------===//
+
+def Mo_SelectOp : Mo_Op<"select", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    DeclareOpInterfaceMethods<Mo_ElementwiseOpInterface>]> {
+  let summary = "Elementwise choice: on_true where condition holds, else on_false";
+  let description = [{
+    numpy's `where`: the three operands broadcast together (dims aligned from
+    the right, size-1 dims stretched); `on_true` and `on_false` have one
+    element type, the result's.
+
+    ```mlir
+    %z = mo.select(%c, %x, %y) : (!mo.tensor<[n, 1], i1>, !mo.tensor<[n, 4], f32>,
+        !mo.tensor<[], f32>) -> !mo.tensor<[n, 4], f32>
+    ```
+  }];
+  let arguments = (ins Mo_TensorOfKinds<["bool"]>:$condition,
+                       Mo_AnyTensor:$on_true, Mo_AnyTensor:$on_false);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    `(` $condition `,` $on_true `,` $on_false `)` attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 #endif // MO_ELEMENTWISE_TD

@@ -21,7 +21,7 @@ from mo.tensor import Tensor
 
 # The ops F exposes; each maps Tensor arguments to graph values and back.
 _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negate", "matmul", "reshape",
-        "cast", "cumsum",
+        "cast", "cumsum", "where", "select", "clamp", "clip",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "buffer_store", "constant", "constant_external", "lazy"]

@@ -773,3 +773,32 @@ mo.graph @slice_overflow(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[2], f32> {
   %y = mo.slice %x {starts = array<i64: 1>, steps = array<i64: 9223372036854775807>} : !mo.tensor<[4], f32> -> !mo.tensor<[2], f32>
   mo.output %y : !mo.tensor<[2], f32>
 }
+
+// -----
+
+// select's condition is a bool tensor.
+mo.graph @select_cond(%c: !mo.tensor<[4], f32>, %x: !mo.tensor<[4], f32>) {
+  // expected-error @+1 {{'mo.select' op operand #0 must be mo tensor of bool values, but got '!mo.tensor<[4], f32>'}}
+  %y = mo.select(%c, %x, %x) : (!mo.tensor<[4], f32>, !mo.tensor<[4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// select's condition and values share a device.
+mo.graph @select_device(%c: !mo.tensor<[4], i1, gpu:0>, %x: !mo.tensor<[4], f32>) {
+  // expected-error @+2 {{condition and values must be on the same device}}
+  // expected-error @+1 {{'mo.select' op failed to infer returned types}}
+  %y = mo.select(%c, %x, %x) : (!mo.tensor<[4], i1, gpu:0>, !mo.tensor<[4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// The three operands must broadcast together.
+mo.graph @select_shapes(%c: !mo.tensor<[3], i1>, %x: !mo.tensor<[4], f32>) {
+  // expected-error @+2 {{cannot broadcast}}
+  // expected-error @+1 {{'mo.select' op failed to infer returned types}}
+  %y = mo.select(%c, %x, %x) : (!mo.tensor<[3], i1>, !mo.tensor<[4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.output
+}

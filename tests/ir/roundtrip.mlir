@@ -247,3 +247,11 @@ mo.graph @reductions<n>(%r: !mo.tensor<[n, 4], f32>) {
   %4 = mo.cumsum %r {axis = 1 : i64, exclusive = false} : !mo.tensor<[n, 4], f32>
   mo.output
 }
+
+// select broadcasts its three operands.
+// CHECK-LABEL: mo.graph @select<n>
+// CHECK: mo.select(%{{.+}}, %{{.+}}, %{{.+}}) : (!mo.tensor<[n, 1], i1>, !mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n, 4], f32>
+mo.graph @select<n>(%c: !mo.tensor<[n, 1], i1>, %x: !mo.tensor<[n, 4], f32>, %y: !mo.tensor<[], f32>) {
+  %z = mo.select(%c, %x, %y) : (!mo.tensor<[n, 1], i1>, !mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n, 4], f32>
+  mo.output
+}

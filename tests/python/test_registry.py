@@ -396,3 +396,32 @@ def test_half_precision_math_is_rounded_once_from_f32(name):
 def test_negate_is_negative():
     np.testing.assert_array_equal(_unary_run("negate", np.array([1.0, -2.0], np.float32)),
                                   [-1.0, 2.0])
+
+
+def test_where_broadcasts_promotes_and_runs_eager():
+    from mo import compilation
+    from mo import functional as F
+    from mo.driver import CPU
+    from mo.sharding import TensorLayout
+    from mo.tensor import Tensor
+
+    c = np.array([[True], [False], [True]])
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+    def f(c, x):
+        return F.where(c, x, 0.5), F.select(x > 5.0, x, -x), F.clamp(x, 2.0, 9.0), F.clip(x, max=3.0)
+
+    layouts = (TensorLayout(DType.bool, ["n", 1], CPU()), TensorLayout(DType.float32, ["n", 4], CPU()))
+    expected = [np.where(c, x, np.float32(0.5)), np.where(x > 5, x, -x), np.clip(x, 2, 9),
+                np.minimum(x, 3)]
+    for got in ([o.to_numpy() for o in compilation.compile(f)(*layouts)(c, x)],
+                [o.to_numpy() for o in f(Tensor(c), Tensor(x))]):
+        for g, e in zip(got, expected):
+            assert g.dtype == e.dtype
+            np.testing.assert_array_equal(g, e)
+    with Graph("w", input_types=[tt([3], DType.int32), tt([3], DType.int32)]) as g:
+        with pytest.raises(ValueError, match="condition must be a bool tensor, got int32"):
+            ops.where(g.inputs[0], g.inputs[1], g.inputs[1])
+        ints = ops.where(ops.greater(g.inputs[0], 1), g.inputs[1], 7)
+        assert ints.dtype is DType.int32
+        g.output(ints)

@@ -680,3 +680,37 @@ LogicalResult CumsumOp::verify() {
                                 << rank << " tensor";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// SelectOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SelectOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  // (The operand constraints, checked first, make the condition a bool tensor.)
+  auto cond = dyn_cast<mo::TensorType>(operands[0].getType());
+  if (!cond)
+    return failure();
+  auto x = dyn_cast<mo::TensorType>(operands[1].getType());
+  auto y = dyn_cast<mo::TensorType>(operands[2].getType());
+  if (failed(checkOperandPair(loc, x, y)))
+    return failure();
+  if (cond.getDevice() != x.getDevice())
+    return inferError(loc) << "condition and values must be on the same device";
+  auto emit = [&] { return inferError(loc); };
+  auto dims = broadcastDims(cond.getDims(), x.getDims(), emit);
+  if (failed(dims))
+    return failure();
+  dims = broadcastDims(*dims, y.getDims(), emit);
+  if (failed(dims))
+    return failure();
+  inferred.push_back(
+      mo::TensorType::get(ctx, *dims, x.getElementType(), x.getDevice()));
+  return success();
+}
+
+Value SelectOp::buildScalar(OpBuilder &b, Location loc, ValueRange args, Type) {
+  return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+}

@@ -344,6 +344,37 @@ def _overload(name: str, elementwise: Callable, reduction: Callable) -> Callable
     return fn
 
 
+def where(condition: Any, x: Any, y: Any) -> TensorValue:
+    """``x`` where ``condition`` holds, else ``y`` (numpy's ``where``): the three
+    broadcast together; ``x`` and ``y`` promote like a binary op (scalars
+    adopt the tensor's dtype)."""
+    a, b = _binary_operands("where", x, y)
+    with a.graph:
+        c = as_tensor_value(condition)
+    if c.dtype is not DType.bool:
+        raise op_error("where", [c, a, b], f"condition must be a bool tensor, got "
+                                           f"{c.dtype.name} (compare it first)")
+    return build("where", [c, a, b], a.graph,
+                 lambda: _mo().SelectOp(c._value, a._value, b._value))
+
+
+select = where  # MAX's other name
+
+
+def clamp(x: Any, min: Any = None, max: Any = None) -> TensorValue:  # noqa: A002 (MAX's names)
+    """``x`` limited to ``[min, max]`` (either may be None), as ``minimum(maximum(x,
+    min), max)``; NaN propagates."""
+    x = as_tensor_value(x)
+    if min is not None:
+        x = _elementwise_max(x, min)
+    if max is not None:
+        x = _elementwise_min(x, max)
+    return x
+
+
+clip = clamp
+
+
 def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = False) -> TensorValue:
     """Cumulative sum along ``axis`` (MAX's ``cumsum``; ``numpy.cumsum`` when
     neither flag is set). ``exclusive`` leaves each element out of its own sum

@@ -551,3 +551,17 @@ mo.graph @bool_add(%x: !mo.tensor<[4], i1>, %y: !mo.tensor<[4], i1>) -> !mo.tens
   %0 = mo.add(%x, %y) : (!mo.tensor<[4], i1>, !mo.tensor<[4], i1>) -> !mo.tensor<[4], i1>
   mo.output %0 : !mo.tensor<[4], i1>
 }
+
+// -----
+
+// select is one generic too: the condition byte is truncated to i1 and
+// picks between the broadcast values.
+// CHECK-LABEL: func.func @select(
+// CHECK: ^bb0(%[[C:[a-zA-Z0-9_]+]]: i8, %[[X:[a-zA-Z0-9_]+]]: f32, %[[Y:[a-zA-Z0-9_]+]]: f32, %{{[a-zA-Z0-9_]+}}: f32):
+// CHECK-NEXT: %[[B:.+]] = arith.trunci %[[C]] : i8 to i1
+// CHECK-NEXT: %[[R:.+]] = arith.select %[[B]], %[[X]], %[[Y]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+mo.graph @select(%c: !mo.tensor<[4, 1], i1>, %x: !mo.tensor<[4, 3], f32>, %y: !mo.tensor<[], f32>) -> !mo.tensor<[4, 3], f32> {
+  %z = mo.select(%c, %x, %y) : (!mo.tensor<[4, 1], i1>, !mo.tensor<[4, 3], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[4, 3], f32>
+  mo.output %z : !mo.tensor<[4, 3], f32>
+}
