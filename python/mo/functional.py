@@ -21,7 +21,8 @@ from mo.tensor import Tensor
 
 # The ops F exposes; each maps Tensor arguments to graph values and back.
 _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negate", "matmul", "reshape",
-        "cast", "cumsum", "where", "select", "clamp", "clip",
+        "cast", "cumsum", "where", "select", "clamp", "clip", "softmax", "logsoftmax",
+        "layer_norm", "rms_norm", "group_norm",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "buffer_store", "constant", "constant_external", "lazy"]

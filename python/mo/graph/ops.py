@@ -375,6 +375,92 @@ def clamp(x: Any, min: Any = None, max: Any = None) -> TensorValue:  # noqa: A00
 clip = clamp
 
 
+# -- normalisation (compositions of the registry's ops) ------------------------------
+#
+# Each is built from reductions and elementwise ops, which the lowering fuses
+# into row loops; f16/bf16 inputs are computed in f32 and rounded once.
+
+
+def _float_input(name: str, x: Any, inputs: list | None = None) -> tuple[TensorValue, DType]:
+    x = as_tensor_value(x)
+    if not x.dtype.is_float:
+        raise op_error(name, inputs or [x], f"{name} is defined on floating-point tensors, got "
+                                            f"{x.dtype.name} (cast it first)")
+    wide = DType.float32 if x.dtype in (DType.float16, DType.bfloat16) else x.dtype
+    return cast(x, wide), x.dtype
+
+
+def softmax(value: Any, axis: int = -1) -> TensorValue:
+    """``exp(x - max) / sum(exp(x - max))`` along ``axis`` (max-subtracted, so
+    large inputs do not overflow; a row of -inf gives NaN, as numpy)."""
+    x, dtype = _float_input("softmax", value)
+    e = exp(sub(x, _reductions["max"](x, axis)))
+    return cast(div(e, _reductions["sum"](e, axis)), dtype)
+
+
+def logsoftmax(value: Any, axis: int = -1) -> TensorValue:
+    """``x - max - log(sum(exp(x - max)))`` along ``axis``."""
+    x, dtype = _float_input("logsoftmax", value)
+    shifted = sub(x, _reductions["max"](x, axis))
+    return cast(sub(shifted, log(_reductions["sum"](exp(shifted), axis))), dtype)
+
+
+def _normalized(x: TensorValue, axis: int, epsilon: float) -> TensorValue:
+    """``(x - mean) / sqrt(var + epsilon)`` along ``axis``, the variance from the
+    centred values (two passes: no cancellation)."""
+    centred = sub(x, _reductions["mean"](x, axis))
+    var = _reductions["mean"](mul(centred, centred), axis)
+    return mul(centred, rsqrt(add(var, float(epsilon))))
+
+
+def layer_norm(input: Any, gamma: Any, beta: Any, epsilon: float) -> TensorValue:  # noqa: A002
+    """Layer normalization over the last dim: ``normalized(x) * gamma + beta``."""
+    x, dtype = _float_input("layer_norm", input)
+    out = add(mul(_normalized(x, -1, epsilon), cast(as_tensor_value(gamma), x.dtype)),
+              cast(as_tensor_value(beta), x.dtype))
+    return cast(out, dtype)
+
+
+def rms_norm(input: Any, weight: Any, epsilon: float, weight_offset: float = 0.0,  # noqa: A002
+             multiply_before_cast: bool = False) -> TensorValue:
+    """``x / sqrt(mean(x^2) + epsilon) * (weight + weight_offset)`` over the last dim
+    (MAX's ``rms_norm``): with ``multiply_before_cast`` the weight multiplies in
+    float32 before the result is cast back, else after."""
+    x, dtype = _float_input("rms_norm", input)
+    normed = mul(x, rsqrt(add(_reductions["mean"](mul(x, x), -1), float(epsilon))))
+    w = as_tensor_value(weight)
+    if multiply_before_cast:
+        w = add(cast(w, x.dtype), float(weight_offset))
+        return cast(mul(normed, w), dtype)
+    w = add(cast(w, dtype), float(weight_offset))
+    return mul(cast(normed, dtype), w)
+
+
+def group_norm(input: Any, gamma: Any, beta: Any, num_groups: int,  # noqa: A002
+               epsilon: float) -> TensorValue:
+    """Group normalization over the channel axis (1) of ``input`` ``[N, C, ...]``:
+    the channels split into ``num_groups`` groups normalized together with the
+    other dims, then ``* gamma[c] + beta[c]``."""
+    x, dtype = _float_input("group_norm", input)
+    inputs = [x, gamma, beta, num_groups]
+    if x.rank < 2:
+        raise op_error("group_norm", inputs, f"input must have rank >= 2 ([N, C, ...]), "
+                                             f"got rank {x.rank}")
+    channels = x.shape[1]
+    if not isinstance(num_groups, numbers.Integral) or num_groups < 1 or not (
+            isinstance(channels, StaticDim) and channels.value % int(num_groups) == 0):
+        raise op_error("group_norm", inputs, f"num_groups must be a positive int dividing "
+                                             f"the {channels} channels, got {num_groups!r}")
+    shape = list(x.shape)
+    rest = _product(shape[2:])
+    grouped = reshape(x, [shape[0], int(num_groups), Dim(channels.value // int(num_groups)) * rest])
+    normed = reshape(_normalized(grouped, -1, epsilon), shape)
+    per_channel = [channels] + [1] * (x.rank - 2)
+    g = reshape(cast(as_tensor_value(gamma), x.dtype), per_channel)
+    b = reshape(cast(as_tensor_value(beta), x.dtype), per_channel)
+    return cast(add(mul(normed, g), b), dtype)
+
+
 def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = False) -> TensorValue:
     """Cumulative sum along ``axis`` (MAX's ``cumsum``; ``numpy.cumsum`` when
     neither flag is set). ``exclusive`` leaves each element out of its own sum
