@@ -296,6 +296,25 @@ def Mo_CastOp : Mo_Op<"cast", [Pure,
   let hasFolder = 1;
 }
 
+def Mo_ConcatOp : Mo_Op<"concat", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Joins tensors along an axis";
+  let description = [{
+    The inputs agree on every dim but `axis`; the result's `axis` dim is the
+    sum of theirs (a dim expression when they are symbolic).
+
+    ```mlir
+    %z = mo.concat(%x, %y) {axis = 0 : i64} : (!mo.tensor<[n, 4], f32>,
+        !mo.tensor<[2, 4], f32>) -> !mo.tensor<[n + 2, 4], f32>
+    ```
+  }];
+  let arguments = (ins Variadic<Mo_AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Buffers
 //===----------------------------------------------------------------------===//

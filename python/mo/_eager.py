@@ -66,12 +66,34 @@ def run(name: str, args: tuple, kwargs: dict) -> Any:
             _cache.popitem(last=False)
     else:
         _cache.move_to_end(key)
-    exe, out_types = entry
-    inputs = [np.asarray(a.to_numpy(), order="C") for a in args if isinstance(a, Tensor)]
+    exe, out_types, returns_list = entry
+    inputs = [np.asarray(a.to_numpy(), order="C") for a in _tensors(args)]
     outputs = [np.empty([d.value for d in t.shape], t.dtype.to_numpy()) for t in out_types]
     exe.run(inputs, [], outputs)
     results = [Tensor(Buffer.from_numpy(o)) for o in outputs]
-    return results[0] if len(results) == 1 else results
+    return results if returns_list else results[0]
+
+
+def _tensors(args: Any) -> list:
+    """The Tensors among ``args``, lists and tuples of them included, in order."""
+    from mo.tensor import Tensor
+
+    if isinstance(args, Tensor):
+        return [args]
+    if isinstance(args, (list, tuple)):
+        return [t for a in args for t in _tensors(a)]
+    return []
+
+
+def _substitute(args: Any, values: Any) -> Any:
+    """``args`` with each Tensor replaced by the next of ``values``."""
+    from mo.tensor import Tensor
+
+    if isinstance(args, Tensor):
+        return next(values)
+    if isinstance(args, (list, tuple)):
+        return type(args)(_substitute(a, values) for a in args)
+    return args
 
 
 def _compile(name: str, args: tuple, kwargs: dict):
@@ -81,13 +103,12 @@ def _compile(name: str, args: tuple, kwargs: dict):
     from mo.graph.type import DeviceRef, TensorType
     from mo.tensor import Tensor
 
-    tensors = [a for a in args if isinstance(a, Tensor)]
+    tensors = _tensors(args)
     types = [TensorType(t.dtype, list(t.buffer().shape), DeviceRef.from_device(t.device))
              for t in tensors]
     with Graph(f"eager_{name}", types) as g:
-        inputs = iter(g.inputs)
-        call_args = [next(inputs) if isinstance(a, Tensor) else a for a in args]
+        call_args = _substitute(args, iter(g.inputs))
         out = getattr(ops, name)(*call_args, **kwargs)
         outs = out if isinstance(out, list) else [out]
         g.output(*outs)
-    return Executable(g.module), [o.type for o in outs]
+    return Executable(g.module), [o.type for o in outs], isinstance(out, list)

@@ -20,7 +20,7 @@ _COMPARE = {
 _UNARY = {"neg": "negative", "abs": "abs"}
 # Methods: x.sum(axis), x.reshape(shape), ... are the ops of the same name.
 _METHODS = ["reshape", "cast", "transpose", "sum", "mean", "prod", "max", "min", "argmax",
-            "argmin"]
+            "argmin", "squeeze", "unsqueeze", "flatten"]
 
 
 def install(cls: type, apply: Callable[..., Any]) -> None:
@@ -42,6 +42,8 @@ def install(cls: type, apply: Callable[..., Any]) -> None:
         method = (lambda _op: lambda self, *args, **kwargs: apply(_op, self, *args, **kwargs))(name)
         method.__name__ = name
         setattr(cls, name, method)
+    # x.T: the dims reversed (numpy's transpose).
+    cls.T = property(lambda self: apply("permute", self, list(range(self.rank))[::-1]))
     # Defining __eq__ removes hashing: keep identity hashing (numpy arrays,
     # whose == is elementwise too, are unhashable; tensors stay usable as keys).
     cls.__hash__ = object.__hash__

@@ -22,19 +22,24 @@ from mo.tensor import Tensor
 # The ops F exposes; each maps Tensor arguments to graph values and back.
 _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negate", "matmul", "reshape",
         "cast", "cumsum", "where", "select", "clamp", "clip", "softmax", "logsoftmax",
-        "layer_norm", "rms_norm", "group_norm",
+        "layer_norm", "rms_norm", "group_norm", "concat", "stack", "split", "chunk",
+        "squeeze", "unsqueeze", "flatten",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "buffer_store", "constant", "constant_external", "lazy"]
 
 
 def _to_value(x: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_value(v) for v in x)
     return x._graph_value() if isinstance(x, Tensor) else x
 
 
 def _apply(name: str, args: tuple, kwargs: dict) -> Any:
     if _capture.current() is not None:
         out = getattr(_ops, name)(*[_to_value(a) for a in args], **kwargs)
+        if isinstance(out, list):
+            return [Tensor._from_value(v) for v in out]
         return Tensor._from_value(out)
     from mo import _eager
 

@@ -802,3 +802,43 @@ mo.graph @select_shapes(%c: !mo.tensor<[3], i1>, %x: !mo.tensor<[4], f32>) {
   %y = mo.select(%c, %x, %x) : (!mo.tensor<[3], i1>, !mo.tensor<[4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
   mo.output
 }
+
+// -----
+
+// concat needs inputs.
+mo.graph @concat_none() {
+  // expected-error @+2 {{needs at least one input}}
+  // expected-error @+1 {{'mo.concat' op failed to infer returned types}}
+  %y = mo.concat() {axis = 0 : i64} : () -> !mo.tensor<[0], f32>
+  mo.output
+}
+
+// -----
+
+// concat's axis must be one of the inputs' dims.
+mo.graph @concat_axis(%x: !mo.tensor<[2], f32>) {
+  // expected-error @+2 {{axis 1 is out of range for a rank-1 tensor}}
+  // expected-error @+1 {{'mo.concat' op failed to infer returned types}}
+  %y = mo.concat(%x, %x) {axis = 1 : i64} : (!mo.tensor<[2], f32>, !mo.tensor<[2], f32>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// concat's inputs agree on rank, element type and device.
+mo.graph @concat_types(%x: !mo.tensor<[2], f32>, %y: !mo.tensor<[2], f16>) {
+  // expected-error @+2 {{input 1 is '!mo.tensor<[2], f16>', but input 0 is '!mo.tensor<[2], f32>' (rank, element type and device must agree)}}
+  // expected-error @+1 {{'mo.concat' op failed to infer returned types}}
+  %z = mo.concat(%x, %y) {axis = 0 : i64} : (!mo.tensor<[2], f32>, !mo.tensor<[2], f16>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// concat's inputs agree on every other dim.
+mo.graph @concat_dims(%x: !mo.tensor<[2, 3], f32>, %y: !mo.tensor<[2, 4], f32>) {
+  // expected-error @+2 {{input 1 has dim 1 = [4], but input 0 has [3]}}
+  // expected-error @+1 {{'mo.concat' op failed to infer returned types}}
+  %z = mo.concat(%x, %y) {axis = 0 : i64} : (!mo.tensor<[2, 3], f32>, !mo.tensor<[2, 4], f32>) -> !mo.tensor<[4, 3], f32>
+  mo.output
+}

@@ -255,3 +255,11 @@ mo.graph @select<n>(%c: !mo.tensor<[n, 1], i1>, %x: !mo.tensor<[n, 4], f32>, %y:
   %z = mo.select(%c, %x, %y) : (!mo.tensor<[n, 1], i1>, !mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n, 4], f32>
   mo.output
 }
+
+// concat sums the joined dim.
+// CHECK-LABEL: mo.graph @concat<n>
+// CHECK: mo.concat(%{{.+}}, %{{.+}}) {axis = 0 : i64} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[2, 4], f32>) -> !mo.tensor<[n + 2, 4], f32>
+mo.graph @concat<n>(%x: !mo.tensor<[n, 4], f32>, %y: !mo.tensor<[2, 4], f32>) {
+  %z = mo.concat(%x, %y) {axis = 0 : i64} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[2, 4], f32>) -> !mo.tensor<[n + 2, 4], f32>
+  mo.output
+}

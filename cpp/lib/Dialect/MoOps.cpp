@@ -714,3 +714,40 @@ LogicalResult SelectOp::inferReturnTypes(
 Value SelectOp::buildScalar(OpBuilder &b, Location loc, ValueRange args, Type) {
   return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
 }
+
+//===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  if (operands.empty())
+    return inferError(loc) << "needs at least one input";
+  auto first = cast<mo::TensorType>(operands[0].getType());
+  uint64_t axis = adaptor.getAxis();
+  if (axis >= static_cast<uint64_t>(first.getRank()))
+    return inferError(loc) << "axis " << axis << " is out of range for a rank-"
+                           << first.getRank() << " tensor";
+  SmallVector<Attribute> dims(first.getDims());
+  for (auto [i, operand] : llvm::enumerate(operands.drop_front())) {
+    auto type = cast<mo::TensorType>(operand.getType());
+    if (type.getRank() != first.getRank() ||
+        type.getElementType() != first.getElementType() ||
+        type.getDevice() != first.getDevice())
+      return inferError(loc) << "input " << i + 1 << " is " << type
+                             << ", but input 0 is " << first
+                             << " (rank, element type and device must agree)";
+    for (auto [d, dim] : llvm::enumerate(type.getDims()))
+      if (d != axis && dim != dims[d])
+        return inferError(loc) << "input " << i + 1 << " has dim " << d << " = "
+                               << formatDims(dim) << ", but input 0 has "
+                               << formatDims(dims[d]);
+    dims[axis] = getDimExpr(DimExprKind::Add, dims[axis], type.getDims()[axis]);
+  }
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, first.getElementType(), first.getDevice()));
+  return success();
+}

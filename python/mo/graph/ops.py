@@ -461,6 +461,119 @@ def group_norm(input: Any, gamma: Any, beta: Any, num_groups: int,  # noqa: A002
     return cast(add(mul(normed, g), b), dtype)
 
 
+# -- joining, splitting and dims of size 1 --------------------------------------------
+
+
+def concat(values: Sequence[Any], axis: int = 0) -> TensorValue:
+    """Joins tensors along ``axis`` (MAX's ``concat``); dtypes promote like a
+    binary op's, every other dim must agree. The result's dim is the sum
+    (a dim expression when symbolic)."""
+    from mo._mlir import ir
+
+    values = list(values)
+    if not values:
+        raise ValueError("concat: expected at least one tensor")
+    graph = _graph_of(*(v for v in values if isinstance(v, Value)))
+    with graph:
+        tensors = [as_tensor_value(v) for v in values]
+    dtype = tensors[0].dtype
+    try:
+        for t in tensors[1:]:
+            dtype = promote(dtype, t.dtype)
+    except TypeError as e:
+        raise op_error("concat", tensors, str(e)) from None
+    axis = _axis("concat", tensors[0], axis, tensors)
+    tensors = [cast(t, dtype) for t in tensors]
+    return build("concat", tensors, graph, lambda: _mo().ConcatOp(
+        [t._value for t in tensors], ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)))
+
+
+def unsqueeze(x: Any, axis: int) -> TensorValue:
+    """``x`` with a new dim of size 1 at ``axis`` (``-1`` appends)."""
+    x = as_tensor_value(x)
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or \
+            not -x.rank - 1 <= axis <= x.rank:
+        raise op_error("unsqueeze", [x, axis], f"axis must be an int in [{-x.rank - 1}, "
+                                               f"{x.rank}], got {axis!r}")
+    axis = int(axis) % (x.rank + 1)
+    shape = list(x.shape)
+    return reshape(x, shape[:axis] + [1] + shape[axis:])
+
+
+def squeeze(x: Any, axis: int) -> TensorValue:
+    """``x`` without its size-1 dim ``axis``."""
+    x = as_tensor_value(x)
+    axis = _axis("squeeze", x, axis, [x, axis])
+    shape = list(x.shape)
+    if shape[axis] != Dim(1):
+        raise op_error("squeeze", [x, axis], f"dim {axis} has size {shape[axis]}, not 1")
+    return reshape(x, shape[:axis] + shape[axis + 1:])
+
+
+def flatten(x: Any, start_dim: int = 0, end_dim: int = -1) -> TensorValue:
+    """``x`` with dims ``start_dim..end_dim`` (inclusive) merged into one."""
+    x = as_tensor_value(x)
+    if x.rank == 0:
+        return reshape(x, [1])
+    start = _axis("flatten", x, start_dim, [x, start_dim, end_dim])
+    end = _axis("flatten", x, end_dim, [x, start_dim, end_dim])
+    if start > end:
+        raise op_error("flatten", [x, start_dim, end_dim], "start_dim comes after end_dim")
+    shape = list(x.shape)
+    return reshape(x, shape[:start] + [_product(shape[start:end + 1])] + shape[end + 1:])
+
+
+def stack(values: Sequence[Any], axis: int = 0) -> TensorValue:
+    """Tensors of one shape stacked along a new dim ``axis``."""
+    values = list(values)
+    if not values:
+        raise ValueError("stack: expected at least one tensor")
+    graph = _graph_of(*(v for v in values if isinstance(v, Value)))
+    with graph:
+        tensors = [as_tensor_value(v) for v in values]
+    rank = tensors[0].rank
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or \
+            not -rank - 1 <= axis <= rank:
+        raise op_error("stack", tensors, f"axis must be an int in [{-rank - 1}, {rank}], got "
+                                         f"{axis!r}")
+    return concat([unsqueeze(t, int(axis) % (rank + 1)) for t in tensors], int(axis) % (rank + 1))
+
+
+def split(x: Any, split_sizes: Sequence[int], axis: int = 0) -> list[TensorValue]:
+    """``x`` cut along ``axis`` into pieces of ``split_sizes`` (which must add up
+    to the dim, a static one)."""
+    x = as_tensor_value(x)
+    inputs = [x, list(split_sizes), axis]
+    axis = _axis("split", x, axis, inputs)
+    dim = x.shape[axis]
+    sizes = [int(s) for s in split_sizes]
+    if not isinstance(dim, StaticDim) or any(s < 0 for s in sizes) or \
+            builtins.sum(sizes) != dim.value:
+        raise op_error("split", inputs, f"split sizes {sizes} must be non-negative and add up "
+                                        f"to dim {axis} ({dim}, a static size)")
+    pieces, start = [], 0
+    for size in sizes:
+        index = [slice(None)] * axis + [slice(start, start + size)]
+        pieces.append(slice_tensor(x, tuple(index)))
+        start += size
+    return pieces
+
+
+def chunk(x: Any, chunks: int, axis: int = 0) -> list[TensorValue]:
+    """``x`` cut along ``axis`` into ``chunks`` pieces of ``ceil(dim / chunks)``
+    (the last smaller, fewer pieces if the dim runs out; torch's ``chunk``)."""
+    x = as_tensor_value(x)
+    axis = _axis("chunk", x, axis, [x, chunks, axis])
+    dim = x.shape[axis]
+    if isinstance(chunks, bool) or not isinstance(chunks, numbers.Integral) or chunks < 1 or \
+            not isinstance(dim, StaticDim):
+        raise op_error("chunk", [x, chunks, axis], f"chunks must be a positive int and dim "
+                                                   f"{axis} static, got {chunks!r} and {dim}")
+    step = -(-dim.value // int(chunks))
+    sizes = [builtins.min(step, dim.value - i) for i in range(0, dim.value, step)] if step else [0]
+    return split(x, sizes, axis)
+
+
 def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = False) -> TensorValue:
     """Cumulative sum along ``axis`` (MAX's ``cumsum``; ``numpy.cumsum`` when
     neither flag is set). ``exclusive`` leaves each element out of its own sum

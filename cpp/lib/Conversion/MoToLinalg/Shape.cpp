@@ -3,9 +3,8 @@
 // reshape becomes tensor.collapse_shape / tensor.expand_shape wherever the
 // dims group into factors (most reshapes: `[b, s, 4] -> [b * s, 4]`), which
 // linalg fusion and tiling see through; only a reshape whose dims do not
-// group (e.g. `[6] -> [2, 3]` after `[3, 2]`-style reorders of factors) is a
-// general tensor.reshape. transpose is linalg.transpose, slice an
-// extract_slice.
+// group (`[2, 3] -> [3, 2]`) is a general tensor.reshape. transpose is
+// linalg.transpose, slice an extract_slice, concat insert_slices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +12,7 @@
 #include "mo/Conversion/MoToLinalg.h"
 #include "mo/Dialect/MoOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -150,6 +150,43 @@ struct SliceToExtractSlice : OpConversionPattern<SliceOp> {
   }
 };
 
+/// Each input inserted into the result at the running offset along the axis.
+struct ConcatToInsertSlices : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<mo::TensorType>(op.getType());
+    int64_t axis = op.getAxis(), rank = type.getRank();
+    ValueRange inputs = adaptor.getInputs();
+    SmallVector<SizeHints> hints(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        hints[d].push_back({inputs[0], d});
+    FailureOr<Value> init = emptyTensor(rewriter, loc, op, type, hints);
+    if (failed(init))
+      return failure();
+    Value result = *init;
+    OpFoldResult offset = rewriter.getIndexAttr(0);
+    for (Value input : inputs) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+          strides(rank, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, input);
+      offsets[axis] = offset;
+      result = tensor::InsertSliceOp::create(rewriter, loc, input, result,
+                                             offsets, sizes, strides);
+      offset = Value(arith::AddIOp::create(
+          rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+          getValueOrCreateConstantIndexOp(rewriter, loc, sizes[axis])));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mo::windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
@@ -169,6 +206,7 @@ void mo::windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
 
 void mo::populateMoShapeToTensorPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<ReshapeToTensor, TransposeToLinalg, SliceToExtractSlice>(
+  patterns.add<ReshapeToTensor, TransposeToLinalg, SliceToExtractSlice,
+               ConcatToInsertSlices>(
       converter, patterns.getContext());
 }

@@ -123,3 +123,19 @@ mo.graph @regroup(%x: !mo.tensor<[2, 3], f32>) -> !mo.tensor<[3, 2], f32> {
   %y = mo.reshape %x : !mo.tensor<[2, 3], f32> -> !mo.tensor<[3, 2], f32>
   mo.output %y : !mo.tensor<[3, 2], f32>
 }
+
+// -----
+
+// concat inserts each input at the running offset along the axis.
+// CHECK-LABEL: func.func @concat(
+// CHECK: %[[X:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<?x4xf32>
+// CHECK: %[[Y:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<2x4xf32>
+// CHECK: %[[INIT:.+]] = tensor.empty(%{{.+}}) : tensor<?x4xf32>
+// CHECK: %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x4xf32>
+// CHECK: %[[A:.+]] = tensor.insert_slice %[[X]] into %[[INIT]][0, 0] [%[[N]], 4] [1, 1]
+// CHECK: %[[OFF:.+]] = arith.addi %{{.+}}, %[[N]] : index
+// CHECK: tensor.insert_slice %[[Y]] into %[[A]][%[[OFF]], 0] [2, 4] [1, 1]
+mo.graph @concat<n>(%x: !mo.tensor<[n, 4], f32>, %y: !mo.tensor<[2, 4], f32>) -> !mo.tensor<[n + 2, 4], f32> {
+  %z = mo.concat(%x, %y) {axis = 0 : i64} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[2, 4], f32>) -> !mo.tensor<[n + 2, 4], f32>
+  mo.output %z : !mo.tensor<[n + 2, 4], f32>
+}

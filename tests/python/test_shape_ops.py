@@ -1,0 +1,97 @@
+"""Joining, splitting and size-1 dims: concat, stack, split, chunk, squeeze,
+unsqueeze, flatten, ``.T``; against numpy, compiled (static and symbolic) and
+eager."""
+
+import numpy as np
+import pytest
+
+from mo import compilation
+from mo import functional as F
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.graph import DeviceRef, Graph, TensorType, ops
+from mo.sharding import TensorLayout
+from mo.tensor import Tensor
+
+
+def tl(shape, dtype=DType.float32):
+    return TensorLayout(dtype, shape, CPU())
+
+
+def arange(*shape, dtype=np.float32):
+    return np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+
+
+def test_concat_symbolic_sums_dims():
+    def f(x, y):
+        return F.concat([x, y, x], axis=0), F.concat([x, x], axis=-1)
+
+    staged = compilation.stage(f)(tl(["n", 3]), tl([2, 3]))
+    # The joined dim is the sum of the inputs' (a dim expression), checked by C++.
+    assert [str(t.shape) for t in staged.out_layouts] == ["[n + 2 + n, 3]", "[n, 6]"]
+    run = staged.compile()
+    for n in (1, 4):
+        x, y = arange(n, 3), arange(2, 3) + 100
+        a, b = (o.to_numpy() for o in run(x, y))
+        np.testing.assert_array_equal(a, np.concatenate([x, y, x], 0))
+        np.testing.assert_array_equal(b, np.concatenate([x, x], -1))
+
+
+def test_concat_promotes_and_checks():
+    x, y = Tensor(arange(2, 2)), Tensor(arange(2, 2, dtype=np.float64))
+    out = F.concat([x, y], axis=1)
+    assert out.dtype is DType.float64
+    np.testing.assert_array_equal(out.to_numpy(), np.concatenate([arange(2, 2), arange(2, 2)], 1))
+    with Graph("bad", input_types=[TensorType(DType.float32, [2, 3], DeviceRef.CPU()),
+                                   TensorType(DType.float32, [2, 4], DeviceRef.CPU())]) as g:
+        with pytest.raises(ValueError, match="input 1 has dim 1 = \\[4\\], but input 0 has \\[3\\]"):
+            ops.concat(g.inputs, axis=0)
+        with pytest.raises(ValueError, match="axis 2 is out of range"):
+            ops.concat(g.inputs, axis=2)
+        g.output(ops.concat(g.inputs, axis=1))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_stack(axis):
+    xs = [arange(2, 3) + i for i in range(3)]
+    np.testing.assert_array_equal(F.stack([Tensor(x) for x in xs], axis=axis).to_numpy(),
+                                  np.stack(xs, axis=axis))
+
+
+def test_split_and_chunk():
+    x = arange(7, 2)
+    pieces = F.split(Tensor(x), [2, 0, 5], axis=0)
+    assert isinstance(pieces, list) and len(pieces) == 3
+    for p, e in zip(pieces, np.split(x, [2, 2], axis=0)):
+        np.testing.assert_array_equal(p.to_numpy(), e)
+    chunks = F.chunk(Tensor(x), 3, axis=0)
+    assert [c.to_numpy().shape[0] for c in chunks] == [3, 3, 1]
+    np.testing.assert_array_equal(np.concatenate([c.to_numpy() for c in chunks]), x)
+    assert len(F.chunk(Tensor(x), 1)) == 1
+    with pytest.raises(ValueError, match="must be non-negative and add up to dim 0"):
+        F.split(Tensor(x), [3, 3])
+
+
+def test_split_in_a_graph():
+    run = compilation.compile(lambda x: F.split(x, [1, 3], axis=1))(tl(["n", 4]))
+    x = arange(3, 4)
+    a, b = (o.to_numpy() for o in run(x))
+    np.testing.assert_array_equal(a, x[:, :1])
+    np.testing.assert_array_equal(b, x[:, 1:])
+
+
+def test_squeeze_unsqueeze_flatten_and_T():
+    x = arange(2, 1, 3)
+
+    def f(t):
+        return t.squeeze(1), F.unsqueeze(t, -1), t.flatten(), F.flatten(t, 1, 2), t.T
+
+    expected = [x.squeeze(1), x[..., None], x.reshape(-1), x.reshape(2, 3), x.T]
+    compiled = compilation.compile(f)(tl(["n", 1, 3]))(x)
+    for got in ([o.to_numpy() for o in compiled], [o.to_numpy() for o in f(Tensor(x))]):
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(g, e)
+    with pytest.raises(ValueError, match="dim 0 has size 2, not 1"):
+        F.squeeze(Tensor(x), 0)
+    with pytest.raises(ValueError, match="axis must be an int in \\[-4, 3\\]"):
+        F.unsqueeze(Tensor(x), 4)
