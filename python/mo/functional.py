@@ -23,10 +23,11 @@ from mo.tensor import Tensor
 _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negate", "matmul", "reshape",
         "cast", "cumsum", "where", "select", "clamp", "clip", "softmax", "logsoftmax",
         "layer_norm", "rms_norm", "group_norm", "concat", "stack", "split", "chunk",
-        "squeeze", "unsqueeze", "flatten",
+        "squeeze", "unsqueeze", "flatten", "outer", "floor_div",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
-__all__ = [*_OPS, "buffer_store", "constant", "constant_external", "lazy"]
+__all__ = [*_OPS, "arange", "buffer_store", "constant", "constant_external", "full", "lazy",
+           "ones", "zeros"]
 
 
 def _to_value(x: Any) -> Any:
@@ -65,6 +66,44 @@ def constant(value: Any, dtype: Any = None, device: Any = None) -> Tensor:
     if _capture.current() is None:
         return Tensor(value, dtype=dtype)
     return Tensor._from_value(_ops.constant(value, dtype, device))
+
+
+def full(shape: Any, value: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """A tensor of static ``shape`` filled with ``value`` (float32 by default; in
+    a trace, a splat constant)."""
+    from mo.dtype import DType
+
+    dtype = DType.float32 if dtype is None else dtype
+    if _capture.current() is None:
+        return Tensor.full(shape, value, dtype, device)
+    import numpy as np
+
+    return constant(np.full(tuple(int(d) for d in shape), value, dtype.to_numpy()), dtype,
+                    device)
+
+
+def ones(shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """``full(shape, 1)``."""
+    return full(shape, 1, dtype, device)
+
+
+def zeros(shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """``full(shape, 0)``."""
+    return full(shape, 0, dtype, device)
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
+           device: Any = None) -> Tensor:
+    """Evenly spaced values in ``[start, stop)`` (numpy's ``arange``; static)."""
+    from mo.dtype import DType
+
+    dtype = DType.float32 if dtype is None else dtype
+    if _capture.current() is None:
+        return Tensor.arange(start, stop, step, dtype, device)
+    import numpy as np
+
+    lo, hi = (0, start) if stop is None else (start, stop)
+    return constant(np.arange(lo, hi, step, dtype=dtype.to_numpy()), dtype, device)
 
 
 def constant_external(name: str, layout: Any, is_placeholder: bool = False) -> Tensor:

@@ -95,3 +95,22 @@ def test_squeeze_unsqueeze_flatten_and_T():
         F.squeeze(Tensor(x), 0)
     with pytest.raises(ValueError, match="axis must be an int in \\[-4, 3\\]"):
         F.unsqueeze(Tensor(x), 4)
+
+
+def test_creation_helpers_outer_and_floor_div():
+    def f(x):
+        return (F.ones([2, 3]) + x, F.zeros([3], DType.int32), F.full([2], 7.5),
+                F.arange(4) * 2.0, F.outer(F.arange(3), F.arange(2)), F.floor_div(x, 2.0))
+
+    x = arange(2, 3) - 2
+    expected = [np.ones((2, 3), np.float32) + x, np.zeros(3, np.int32),
+                np.full(2, 7.5, np.float32), np.arange(4, dtype=np.float32) * 2,
+                np.outer(np.arange(3), np.arange(2)).astype(np.float32), np.floor_divide(x, 2)]
+    compiled = [o.to_numpy() for o in compilation.compile(f)(tl([2, 3]))(x)]
+    eager = [o.to_numpy() for o in f(Tensor(x))]
+    for got in (compiled, eager):
+        for g, e in zip(got, expected):
+            assert g.dtype == e.dtype
+            np.testing.assert_array_equal(g, e)
+    with pytest.raises(ValueError, match="outer takes two vectors, got ranks 2 and 1"):
+        F.outer(Tensor(x), Tensor(np.ones(2, np.float32)))

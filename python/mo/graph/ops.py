@@ -464,18 +464,23 @@ def group_norm(input: Any, gamma: Any, beta: Any, num_groups: int,  # noqa: A002
 # -- joining, splitting and dims of size 1 --------------------------------------------
 
 
+def _tensor_list(name: str, values: Sequence[Any]) -> tuple[Graph, list[TensorValue]]:
+    """A non-empty list of tensors (numbers and arrays become constants) and their graph."""
+    values = list(values)
+    if not values:
+        raise ValueError(f"{name}: expected at least one tensor")
+    graph = _graph_of(*(v for v in values if isinstance(v, Value)))
+    with graph:
+        return graph, [as_tensor_value(v) for v in values]
+
+
 def concat(values: Sequence[Any], axis: int = 0) -> TensorValue:
     """Joins tensors along ``axis`` (MAX's ``concat``); dtypes promote like a
     binary op's, every other dim must agree. The result's dim is the sum
     (a dim expression when symbolic)."""
     from mo._mlir import ir
 
-    values = list(values)
-    if not values:
-        raise ValueError("concat: expected at least one tensor")
-    graph = _graph_of(*(v for v in values if isinstance(v, Value)))
-    with graph:
-        tensors = [as_tensor_value(v) for v in values]
+    graph, tensors = _tensor_list("concat", values)
     dtype = tensors[0].dtype
     try:
         for t in tensors[1:]:
@@ -525,12 +530,7 @@ def flatten(x: Any, start_dim: int = 0, end_dim: int = -1) -> TensorValue:
 
 def stack(values: Sequence[Any], axis: int = 0) -> TensorValue:
     """Tensors of one shape stacked along a new dim ``axis``."""
-    values = list(values)
-    if not values:
-        raise ValueError("stack: expected at least one tensor")
-    graph = _graph_of(*(v for v in values if isinstance(v, Value)))
-    with graph:
-        tensors = [as_tensor_value(v) for v in values]
+    _, tensors = _tensor_list("stack", values)
     rank = tensors[0].rank
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or \
             not -rank - 1 <= axis <= rank:
@@ -574,6 +574,15 @@ def chunk(x: Any, chunks: int, axis: int = 0) -> list[TensorValue]:
     return split(x, sizes, axis)
 
 
+def outer(lhs: Any, rhs: Any) -> TensorValue:
+    """The outer product of two vectors: ``[m] x [n] -> [m, n]``."""
+    a, b = _binary_operands("outer", lhs, rhs)
+    if a.rank != 1 or b.rank != 1:
+        raise op_error("outer", [a, b], f"outer takes two vectors, got ranks {a.rank} and "
+                                        f"{b.rank}")
+    return mul(unsqueeze(a, 1), unsqueeze(b, 0))
+
+
 def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = False) -> TensorValue:
     """Cumulative sum along ``axis`` (MAX's ``cumsum``; ``numpy.cumsum`` when
     neither flag is set). ``exclusive`` leaves each element out of its own sum
@@ -595,7 +604,8 @@ def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = Fals
 max = _overload("max", _elementwise_max, _reductions["max"])  # noqa: A001 (MAX's name)
 min = _overload("min", _elementwise_min, _reductions["min"])  # noqa: A001 (MAX's name)
 maximum, minimum = _elementwise_max, _elementwise_min
-negate = globals()["negative"]  # MAX's name
+negate = globals()["negative"]  # MAX's names
+floor_div = globals()["floordiv"]
 _gelu_forms = {"none": globals()["gelu"], "tanh": globals()["gelu_tanh"],
                "quick": globals()["gelu_quick"]}
 
