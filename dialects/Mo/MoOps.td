@@ -315,6 +315,26 @@ def Mo_ConcatOp : Mo_Op<"concat", [Pure,
   }];
 }
 
+def Mo_PadOp : Mo_Op<"pad", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Pads a tensor with a constant";
+  let description = [{
+    Dim `i` grows by `low[i]` elements before and `high[i]` after, filled with
+    the 0-d `value` (of the input's element type).
+
+    ```mlir
+    %y = mo.pad %x, %zero {high = array<i64: 1, 0>, low = array<i64: 1, 2>}
+        : (!mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n + 2, 6], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input, Mo_AnyTensor:$value,
+                       DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $value attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Buffers
 //===----------------------------------------------------------------------===//

@@ -842,3 +842,33 @@ mo.graph @concat_dims(%x: !mo.tensor<[2, 3], f32>, %y: !mo.tensor<[2, 4], f32>) 
   %z = mo.concat(%x, %y) {axis = 0 : i64} : (!mo.tensor<[2, 3], f32>, !mo.tensor<[2, 4], f32>) -> !mo.tensor<[4, 3], f32>
   mo.output
 }
+
+// -----
+
+// pad's value is a 0-d tensor of the input's element type.
+mo.graph @pad_value(%x: !mo.tensor<[2], f32>, %v: !mo.tensor<[1], f32>) {
+  // expected-error @+2 {{the padding value must be a 0-d tensor of 'f32', got '!mo.tensor<[1], f32>'}}
+  // expected-error @+1 {{'mo.pad' op failed to infer returned types}}
+  %y = mo.pad %x, %v {low = array<i64: 1>, high = array<i64: 1>} : (!mo.tensor<[2], f32>, !mo.tensor<[1], f32>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// pad needs one low and one high padding per dim.
+mo.graph @pad_count(%x: !mo.tensor<[2], f32>, %v: !mo.tensor<[], f32>) {
+  // expected-error @+2 {{needs one low and one high padding per dim (1)}}
+  // expected-error @+1 {{'mo.pad' op failed to infer returned types}}
+  %y = mo.pad %x, %v {low = array<i64: 1, 1>, high = array<i64: 1>} : (!mo.tensor<[2], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// Paddings are non-negative.
+mo.graph @pad_negative(%x: !mo.tensor<[2], f32>, %v: !mo.tensor<[], f32>) {
+  // expected-error @+2 {{dim 0: paddings must be >= 0, got low -1 high 1}}
+  // expected-error @+1 {{'mo.pad' op failed to infer returned types}}
+  %y = mo.pad %x, %v {low = array<i64: -1>, high = array<i64: 1>} : (!mo.tensor<[2], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[2], f32>
+  mo.output
+}

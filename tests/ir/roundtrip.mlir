@@ -263,3 +263,11 @@ mo.graph @concat<n>(%x: !mo.tensor<[n, 4], f32>, %y: !mo.tensor<[2, 4], f32>) {
   %z = mo.concat(%x, %y) {axis = 0 : i64} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[2, 4], f32>) -> !mo.tensor<[n + 2, 4], f32>
   mo.output
 }
+
+// pad grows each dim by its paddings.
+// CHECK-LABEL: mo.graph @pad<n>
+// CHECK: mo.pad %{{.+}}, %{{.+}} {high = array<i64: 1, 0>, low = array<i64: 1, 2>} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n + 2, 6], f32>
+mo.graph @pad<n>(%x: !mo.tensor<[n, 4], f32>, %v: !mo.tensor<[], f32>) {
+  %y = mo.pad %x, %v {low = array<i64: 1, 2>, high = array<i64: 1, 0>} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n + 2, 6], f32>
+  mo.output
+}

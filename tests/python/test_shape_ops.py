@@ -114,3 +114,24 @@ def test_creation_helpers_outer_and_floor_div():
             np.testing.assert_array_equal(g, e)
     with pytest.raises(ValueError, match="outer takes two vectors, got ranks 2 and 1"):
         F.outer(Tensor(x), Tensor(np.ones(2, np.float32)))
+
+
+@pytest.mark.parametrize("dtype", [DType.float32, DType.int32, DType.bool], ids=lambda d: d.name)
+def test_pad_constant(dtype):
+    x = (arange(3, 4) % 3).astype(dtype.to_numpy())
+    value = True if dtype is DType.bool else 7
+    run = compilation.compile(lambda t: F.pad(t, [1, 2, 0, 3], value=value))(tl(["n", 4], dtype))
+    out = run(x).to_numpy()
+    np.testing.assert_array_equal(out, np.pad(x, ((1, 2), (0, 3)), constant_values=value))
+    eager = F.pad(Tensor(x), [0, 0, 2, 0]).to_numpy()
+    np.testing.assert_array_equal(eager, np.pad(x, ((0, 0), (2, 0))))
+
+
+def test_pad_errors():
+    x = Tensor(arange(2, 2))
+    with pytest.raises(ValueError, match="paddings needs 2 entries per dim \\(4\\), got 2"):
+        F.pad(x, [1, 1])
+    with pytest.raises(ValueError, match="dim 0: paddings must be >= 0, got low -1 high 0"):
+        F.pad(x, [-1, 0, 0, 0])
+    with pytest.raises(NotImplementedError, match="mode 'reflect' is not supported yet"):
+        F.pad(x, [1, 1, 1, 1], mode="reflect")

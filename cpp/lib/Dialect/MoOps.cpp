@@ -751,3 +751,36 @@ LogicalResult ConcatOp::inferReturnTypes(
       mo::TensorType::get(ctx, dims, first.getElementType(), first.getDevice()));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// PadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto in = cast<mo::TensorType>(adaptor.getInput().getType());
+  auto value = cast<mo::TensorType>(adaptor.getValue().getType());
+  if (value.getRank() != 0 || value.getElementType() != in.getElementType())
+    return inferError(loc) << "the padding value must be a 0-d tensor of "
+                           << in.getElementType() << ", got " << value;
+  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
+  if (static_cast<int64_t>(low.size()) != in.getRank() ||
+      static_cast<int64_t>(high.size()) != in.getRank())
+    return inferError(loc) << "needs one low and one high padding per dim ("
+                           << in.getRank() << ")";
+  SmallVector<Attribute> dims(in.getDims());
+  for (auto [i, lo, hi] : llvm::enumerate(low, high)) {
+    int64_t grow;
+    if (lo < 0 || hi < 0 || llvm::AddOverflow(lo, hi, grow))
+      return inferError(loc) << "dim " << i
+                             << ": paddings must be >= 0, got low " << lo
+                             << " high " << hi;
+    dims[i] = getDimExpr(DimExprKind::Add, dims[i], getStaticDim(ctx, grow));
+  }
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, in.getElementType(), in.getDevice()));
+  return success();
+}

@@ -583,6 +583,29 @@ def outer(lhs: Any, rhs: Any) -> TensorValue:
     return mul(unsqueeze(a, 1), unsqueeze(b, 0))
 
 
+def pad(input: Any, paddings: Iterable[int], mode: str = "constant",  # noqa: A002
+        value: Any = 0) -> TensorValue:
+    """``input`` padded along every dim (MAX's ``pad``): ``paddings`` is
+    ``[low_0, high_0, low_1, high_1, ...]``; ``mode="constant"`` fills with
+    ``value``."""
+    from mo._mlir import ir
+
+    x = as_tensor_value(input)
+    flat = [int(p) for p in paddings]
+    inputs = [x, flat]
+    if mode != "constant":
+        raise NotImplementedError(f"pad: mode {mode!r} is not supported yet (only 'constant')")
+    if len(flat) != 2 * x.rank:
+        raise op_error("pad", inputs, f"paddings needs 2 entries per dim ({2 * x.rank}), got "
+                                      f"{len(flat)}")
+    with x.graph:
+        fill = cast(as_tensor_value(value), x.dtype) if _is_tensorish(value) else \
+            constant(np.array(value, x.dtype.to_numpy()), x.dtype, x.device)
+    return build("pad", inputs, x.graph, lambda: _mo().PadOp(
+        x._value, fill._value, ir.DenseI64ArrayAttr.get(flat[0::2]),
+        ir.DenseI64ArrayAttr.get(flat[1::2])))
+
+
 def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = False) -> TensorValue:
     """Cumulative sum along ``axis`` (MAX's ``cumsum``; ``numpy.cumsum`` when
     neither flag is set). ``exclusive`` leaves each element out of its own sum

@@ -4,7 +4,8 @@
 // dims group into factors (most reshapes: `[b, s, 4] -> [b * s, 4]`), which
 // linalg fusion and tiling see through; only a reshape whose dims do not
 // group (`[2, 3] -> [3, 2]`) is a general tensor.reshape. transpose is
-// linalg.transpose, slice an extract_slice, concat insert_slices.
+// linalg.transpose, slice an extract_slice, concat insert_slices, pad
+// tensor.pad.
 //
 //===----------------------------------------------------------------------===//
 
@@ -187,6 +188,29 @@ struct ConcatToInsertSlices : OpConversionPattern<ConcatOp> {
   }
 };
 
+/// tensor.pad yielding the value's scalar.
+struct PadToTensorPad : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value value = tensor::ExtractOp::create(rewriter, loc, adaptor.getValue());
+    SmallVector<OpFoldResult> low, high;
+    for (auto [lo, hi] : llvm::zip(op.getLow(), op.getHigh())) {
+      low.push_back(rewriter.getIndexAttr(lo));
+      high.push_back(rewriter.getIndexAttr(hi));
+    }
+    rewriter.replaceOp(op, tensor::PadOp::create(rewriter, loc, type,
+                                                 adaptor.getInput(), low, high,
+                                                 value)
+                               .getResult());
+    return success();
+  }
+};
+
 } // namespace
 
 void mo::windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
@@ -207,6 +231,6 @@ void mo::windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
 void mo::populateMoShapeToTensorPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<ReshapeToTensor, TransposeToLinalg, SliceToExtractSlice,
-               ConcatToInsertSlices>(
+               ConcatToInsertSlices, PadToTensorPad>(
       converter, patterns.getContext());
 }

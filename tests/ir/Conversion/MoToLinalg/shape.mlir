@@ -139,3 +139,16 @@ mo.graph @concat<n>(%x: !mo.tensor<[n, 4], f32>, %y: !mo.tensor<[2, 4], f32>) ->
   %z = mo.concat(%x, %y) {axis = 0 : i64} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[2, 4], f32>) -> !mo.tensor<[n + 2, 4], f32>
   mo.output %z : !mo.tensor<[n + 2, 4], f32>
 }
+
+// -----
+
+// pad is a tensor.pad yielding the value's scalar.
+// CHECK-LABEL: func.func @pad(
+// CHECK: %[[V:.+]] = tensor.extract %{{.+}}[] : tensor<f32>
+// CHECK: tensor.pad %{{.+}} low[1, 2] high[1, 0] {
+// CHECK: tensor.yield %[[V]] : f32
+// CHECK: } : tensor<?x4xf32> to tensor<?x6xf32>
+mo.graph @pad<n>(%x: !mo.tensor<[n, 4], f32>, %v: !mo.tensor<[], f32>) -> !mo.tensor<[n + 2, 6], f32> {
+  %y = mo.pad %x, %v {low = array<i64: 1, 2>, high = array<i64: 1, 0>} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n + 2, 6], f32>
+  mo.output %y : !mo.tensor<[n + 2, 6], f32>
+}
