@@ -99,11 +99,13 @@ def _reference(opdef, dtype, args):
     if opdef.name == "div" and dtype.is_integral:
         name = "floor_divide"  # mo's integer / floors (documented in the op's summary)
     fn = getattr(np, name)
-    if dtype in (DType.float16, DType.bfloat16):
-        # numpy has no bf16 math: compute in float64 and round once.
-        wide = fn(*[a.astype(np.float64) for a in args])
-        return wide.astype(dtype.to_numpy()) if wide.dtype != bool else wide
-    return fn(*args)
+    # NaN results (a negative base to a fractional power) are compared as NaN.
+    with np.errstate(invalid="ignore"):
+        if dtype in (DType.float16, DType.bfloat16):
+            # numpy has no bf16 math: compute in float64 and round once.
+            wide = fn(*[a.astype(np.float64) for a in args])
+            return wide.astype(dtype.to_numpy()) if wide.dtype != bool else wide
+        return fn(*args)
 
 
 NUMERIC = [(o, d) for o in ELEMENTWISE if o.reference for d in DTYPES if o.accepts(d)]
