@@ -23,7 +23,8 @@ from mo.tensor import Tensor
 _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negate", "matmul", "reshape",
         "cast", "cumsum", "where", "select", "clamp", "clip", "softmax", "logsoftmax",
         "layer_norm", "rms_norm", "group_norm", "concat", "stack", "split", "chunk",
-        "squeeze", "unsqueeze", "flatten", "outer", "floor_div", "pad",
+        "squeeze", "unsqueeze", "flatten", "outer", "floor_div", "pad", "tile",
+        "repeat_interleave",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "arange", "buffer_store", "constant", "constant_external", "full", "lazy",

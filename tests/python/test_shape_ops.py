@@ -135,3 +135,23 @@ def test_pad_errors():
         F.pad(x, [-1, 0, 0, 0])
     with pytest.raises(NotImplementedError, match="mode 'reflect' is not supported yet"):
         F.pad(x, [1, 1, 1, 1], mode="reflect")
+
+
+@pytest.mark.parametrize("reps", [(2, 3), (1, 1), (3, 1), (0, 2)])
+def test_tile(reps):
+    x = arange(2, 3)
+    run = compilation.compile(lambda t: F.tile(t, reps))(tl([2, 3]))
+    np.testing.assert_array_equal(run(x).to_numpy(), np.tile(x, reps))
+
+
+def test_tile_symbolic_and_repeat_interleave():
+    x = arange(3, 2)
+    run = compilation.compile(lambda t: (F.tile(t, [2, 2]), F.repeat_interleave(t, 3, axis=0),
+                                         F.repeat_interleave(t, 2, axis=-1)))(tl(["n", 2]))
+    a, b, c = (o.to_numpy() for o in run(x))
+    np.testing.assert_array_equal(a, np.tile(x, (2, 2)))
+    np.testing.assert_array_equal(b, np.repeat(x, 3, axis=0))
+    np.testing.assert_array_equal(c, np.repeat(x, 2, axis=-1))
+    np.testing.assert_array_equal(F.repeat_interleave(Tensor(x), 2).to_numpy(), np.repeat(x, 2, 0))
+    with pytest.raises(ValueError, match="expected 2 non-negative int repeats, got \\[2\\]"):
+        F.tile(Tensor(x), [2])

@@ -606,6 +606,41 @@ def pad(input: Any, paddings: Iterable[int], mode: str = "constant",  # noqa: A0
         ir.DenseI64ArrayAttr.get(flat[1::2])))
 
 
+def _repeats(name: str, reps: Any, count: int, inputs: list) -> list[int]:
+    reps = [reps] * count if isinstance(reps, numbers.Integral) else list(reps)
+    if len(reps) != count or any(isinstance(r, bool) or not isinstance(r, numbers.Integral)
+                                 or r < 0 for r in reps):
+        raise op_error(name, inputs, f"expected {count} non-negative int repeats, got {reps!r}")
+    return [int(r) for r in reps]
+
+
+def tile(x: Any, repeats: Sequence[int]) -> TensorValue:
+    """``x`` repeated ``repeats[i]`` times along dim ``i`` (numpy's ``tile`` with
+    one repeat per dim): a broadcast of ``x`` with a size-1 dim before each of
+    its dims, merged back."""
+    x = as_tensor_value(x)
+    reps = _repeats("tile", repeats, x.rank, [x, repeats])
+    shape = list(x.shape)
+    spread = [d for dim in shape for d in (Dim(1), dim)]
+    wide = [d for r, dim in zip(reps, shape) for d in (Dim(r), dim)]
+    out = broadcast_to(reshape(x, spread), wide)
+    return reshape(out, [Dim(r) * dim for r, dim in zip(reps, shape)])
+
+
+def repeat_interleave(x: Any, repeats: int, axis: int = 0) -> TensorValue:
+    """Each element of ``x`` repeated ``repeats`` times along ``axis``
+    (``numpy.repeat`` with one count): a broadcast over a size-1 dim after
+    ``axis``, merged back."""
+    x = as_tensor_value(x)
+    axis = _axis("repeat_interleave", x, axis, [x, repeats, axis])
+    (r,) = _repeats("repeat_interleave", [repeats], 1, [x, repeats, axis])
+    shape = list(x.shape)
+    spread = shape[:axis + 1] + [Dim(1)] + shape[axis + 1:]
+    wide = shape[:axis + 1] + [Dim(r)] + shape[axis + 1:]
+    out = broadcast_to(reshape(x, spread), wide)
+    return reshape(out, shape[:axis] + [shape[axis] * Dim(r)] + shape[axis + 1:])
+
+
 def cumsum(x: Any, axis: int = -1, exclusive: bool = False, reverse: bool = False) -> TensorValue:
     """Cumulative sum along ``axis`` (MAX's ``cumsum``; ``numpy.cumsum`` when
     neither flag is set). ``exclusive`` leaves each element out of its own sum
