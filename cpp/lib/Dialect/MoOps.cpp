@@ -24,6 +24,11 @@ static std::string str(Type type) {
   return s;
 }
 
+/// A diagnostic at `loc`, or none (inference may run without a location).
+static InFlightDiagnostic inferError(std::optional<Location> loc) {
+  return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
+}
+
 /// Dims and element type of a tensor or buffer type.
 static std::optional<std::pair<ArrayRef<Attribute>, Type>>
 getDimsAndElementType(Type type) {
@@ -295,9 +300,7 @@ mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
   auto rhs = dyn_cast<mo::TensorType>(operands[1].getType());
   if (failed(checkOperandPair(loc, lhs, rhs)))
     return failure();
-  auto dims = broadcastDims(lhs.getDims(), rhs.getDims(), [&] {
-    return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
-  });
+  auto dims = broadcastDims(lhs.getDims(), rhs.getDims(), [&] { return inferError(loc); });
   if (failed(dims))
     return failure();
   Type element = isCompare ? IntegerType::get(lhs.getContext(), 1)
@@ -328,9 +331,7 @@ LogicalResult MatmulOp::inferReturnTypes(
   if (k1 != k0 && !isUnknownDim(k1) && !isUnknownDim(k0))
     return emitOptionalError(loc, "contracting dims differ: ",
                              formatDims(l), " @ ", formatDims(r));
-  auto batch = broadcastDims(l.drop_back(2), r.drop_back(2), [&] {
-    return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
-  });
+  auto batch = broadcastDims(l.drop_back(2), r.drop_back(2), [&] { return inferError(loc); });
   if (failed(batch))
     return failure();
   SmallVector<Attribute> dims = *batch;
@@ -395,11 +396,6 @@ LogicalResult ReshapeOp::verify() {
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor) { return foldNoOpConversion(*this); }
-
-/// A diagnostic at `loc`, or none (inference may run without a location).
-static InFlightDiagnostic inferError(std::optional<Location> loc) {
-  return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
-}
 
 LogicalResult TransposeOp::inferReturnTypes(
     MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
@@ -660,9 +656,8 @@ LogicalResult mo::inferReduceType(std::optional<Location> loc, Value input,
                                   SmallVectorImpl<Type> &inferred) {
   auto type = dyn_cast<mo::TensorType>(input.getType());
   if (!type || axis >= static_cast<uint64_t>(type.getRank()))
-    return loc ? mlir::emitError(*loc, "reduction axis ")
-                     << axis << " is out of range for " << input.getType()
-               : failure();
+    return inferError(loc) << "reduction axis " << axis << " is out of range for "
+                           << input.getType();
   SmallVector<Attribute> dims(type.getDims());
   dims[axis] = getStaticDim(type.getContext(), 1);
   Type element = isArg ? IntegerType::get(type.getContext(), 64,

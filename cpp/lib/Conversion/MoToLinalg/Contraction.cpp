@@ -111,7 +111,6 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
       rows[1].push_back(rank - 1);
       Value flat = tensor::CollapseShapeOp::create(rewriter, loc, lhs, rows);
       auto flatType = cast<RankedTensorType>(flat.getType());
-      SmallVector<OpFoldResult> shape;
       SmallVector<Value> dynamic;
       if (flatType.isDynamicDim(0))
         dynamic.push_back(tensor::DimOp::create(rewriter, loc, flat, 0));
@@ -127,22 +126,17 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
           linalg::MatmulOp::create(rewriter, loc, ValueRange{flat, rhs},
                                    ValueRange{init})
               .getResult(0);
-      for (int64_t i = 0; i < rank; ++i) {
-        Attribute dim = resultType.getDims()[i];
-        if (isStaticDim(dim)) {
-          shape.push_back(rewriter.getIndexAttr(getStaticDimSize(dim)));
-          continue;
-        }
-        FailureOr<Value> size = sizeOf(rewriter, loc, op, dim,
-                                       i == rank - 1 ? SizeHints{{rhs, 1}}
-                                                     : SizeHints{{lhs, i}});
-        if (failed(size))
-          return failure();
-        shape.push_back(*size);
-      }
+      SmallVector<SizeHints> outHints(rank);
+      for (int64_t i = 0; i < rank - 1; ++i)
+        outHints[i].push_back({lhs, i});
+      outHints[rank - 1].push_back({rhs, 1});
+      FailureOr<SmallVector<OpFoldResult>> shape =
+          mixedSizes(rewriter, loc, op, resultType.getDims(), outHints);
+      if (failed(shape))
+        return failure();
       auto type = RankedTensorType::get(resultType.getStaticShape(), acc);
       product = tensor::ExpandShapeOp::create(rewriter, loc, type, flatProduct,
-                                              rows, shape);
+                                              rows, *shape);
     } else {
       product = broadcastBatches(op, lhs, rhs, resultType, hints, filled, rewriter);
       if (!product)

@@ -84,17 +84,11 @@ struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
       rewriter.replaceOp(op, r);
       return success();
     }
-    SmallVector<OpFoldResult> sizes;
-    for (Attribute dim : toType.getDims()) {
-      if (isStaticDim(dim)) {
-        sizes.push_back(rewriter.getIndexAttr(getStaticDimSize(dim)));
-        continue;
-      }
-      FailureOr<Value> size = sizeOf(rewriter, loc, op, dim);
-      if (failed(size))
-        return failure();
-      sizes.push_back(*size);
-    }
+    FailureOr<SmallVector<OpFoldResult>> mixed =
+        mixedSizes(rewriter, loc, op, toType.getDims());
+    if (failed(mixed))
+      return failure();
+    SmallVector<OpFoldResult> &sizes = *mixed;
     if (!groups || fromType.getRank() == 0 || toType.getRank() == 0) {
       SmallVector<Value> values =
           getValueOrCreateConstantIndexOp(rewriter, loc, sizes);

@@ -121,23 +121,35 @@ FailureOr<Value> mo::sizeOf(OpBuilder &b, Location loc, Operation *at,
   });
 }
 
-FailureOr<Value> mo::emptyTensor(OpBuilder &b, Location loc, Operation *at,
-                                 mo::TensorType type, ArrayRef<SizeHints> hints,
-                                 Type element) {
-  SmallVector<Value> dynamic;
-  for (auto [i, dim] : llvm::enumerate(type.getDims())) {
-    if (isStaticDim(dim))
+FailureOr<SmallVector<OpFoldResult>>
+mo::mixedSizes(OpBuilder &b, Location loc, Operation *at,
+               ArrayRef<Attribute> dims, ArrayRef<SizeHints> hints) {
+  SmallVector<OpFoldResult> sizes;
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (isStaticDim(dim)) {
+      sizes.push_back(b.getIndexAttr(getStaticDimSize(dim)));
       continue;
+    }
     FailureOr<Value> size =
         sizeOf(b, loc, at, dim, hints.empty() ? ArrayRef<std::pair<Value, int64_t>>{}
                                                : ArrayRef(hints[i]));
     if (failed(size))
       return failure();
-    dynamic.push_back(*size);
+    sizes.push_back(*size);
   }
+  return sizes;
+}
+
+FailureOr<Value> mo::emptyTensor(OpBuilder &b, Location loc, Operation *at,
+                                 mo::TensorType type, ArrayRef<SizeHints> hints,
+                                 Type element) {
+  FailureOr<SmallVector<OpFoldResult>> sizes =
+      mixedSizes(b, loc, at, type.getDims(), hints);
+  if (failed(sizes))
+    return failure();
   return Value(tensor::EmptyOp::create(
-      b, loc, type.getStaticShape(),
-      element ? element : convertElementType(type.getElementType()), dynamic));
+      b, loc, *sizes,
+      element ? element : convertElementType(type.getElementType())));
 }
 
 namespace {

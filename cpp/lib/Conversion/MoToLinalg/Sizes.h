@@ -48,6 +48,13 @@ FailureOr<Value> materializeDim(OpBuilder &b, Location loc, Attribute dim,
 FailureOr<Value> sizeOf(OpBuilder &b, Location loc, Operation *at,
                         Attribute dim, ArrayRef<std::pair<Value, int64_t>> hints = {});
 
+/// The size of every one of `dims` (constants for static dims), from
+/// `hints[i]` or the enclosing function's arguments.
+FailureOr<SmallVector<OpFoldResult>> mixedSizes(OpBuilder &b, Location loc,
+                                                Operation *at,
+                                                ArrayRef<Attribute> dims,
+                                                ArrayRef<SizeHints> hints = {});
+
 /// tensor.empty of the converted `type` (or with `element`), sized per dim
 /// from `hints[i]` or the enclosing function's arguments.
 FailureOr<Value> emptyTensor(OpBuilder &b, Location loc, Operation *at,
