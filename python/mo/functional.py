@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from mo import _capture
+from mo.dtype import DType
 from mo.graph import ops as _ops
 from mo.tensor import Tensor
 
 # The ops F exposes; each maps Tensor arguments to graph values and back.
-_OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negate", "matmul", "reshape",
-        "cast", "cumsum", "where", "select", "clamp", "clip", "softmax", "logsoftmax",
+_OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negate", "matmul",
+        "reshape", "cast", "cumsum", "where", "select", "clamp", "clip", "softmax", "logsoftmax",
         "layer_norm", "rms_norm", "group_norm", "concat", "stack", "split", "chunk",
         "squeeze", "unsqueeze", "flatten", "outer", "floor_div", "pad", "tile",
         "repeat_interleave",
@@ -65,20 +68,14 @@ del _name
 def constant(value: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """A constant tensor (inside a trace: baked into the graph)."""
     if _capture.current() is None:
-        return Tensor(value, dtype=dtype)
+        return Tensor(value, dtype=dtype, device=device)
     return Tensor._from_value(_ops.constant(value, dtype, device))
 
 
 def full(shape: Any, value: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """A tensor of static ``shape`` filled with ``value`` (float32 by default; in
     a trace, a splat constant)."""
-    from mo.dtype import DType
-
-    dtype = DType.float32 if dtype is None else dtype
-    if _capture.current() is None:
-        return Tensor.full(shape, value, dtype, device)
-    import numpy as np
-
+    dtype = dtype or DType.float32
     return constant(np.full(tuple(int(d) for d in shape), value, dtype.to_numpy()), dtype,
                     device)
 
@@ -96,13 +93,7 @@ def zeros(shape: Any, dtype: Any = None, device: Any = None) -> Tensor:
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
            device: Any = None) -> Tensor:
     """Evenly spaced values in ``[start, stop)`` (numpy's ``arange``; static)."""
-    from mo.dtype import DType
-
-    dtype = DType.float32 if dtype is None else dtype
-    if _capture.current() is None:
-        return Tensor.arange(start, stop, step, dtype, device)
-    import numpy as np
-
+    dtype = dtype or DType.float32
     lo, hi = (0, start) if stop is None else (start, stop)
     return constant(np.arange(lo, hi, step, dtype=dtype.to_numpy()), dtype, device)
 

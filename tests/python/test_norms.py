@@ -99,7 +99,8 @@ def test_rms_norm(dtype, before):
 @pytest.mark.parametrize("shape,groups", [((2, 6, 5), 3), ((1, 4, 3, 3), 2), ((2, 4), 4)])
 def test_group_norm(shape, groups):
     x = RNG.normal(size=shape).astype(np.float32)
-    g, b = RNG.normal(size=shape[1]).astype(np.float32), RNG.normal(size=shape[1]).astype(np.float32)
+    g = RNG.normal(size=shape[1]).astype(np.float32)
+    b = RNG.normal(size=shape[1]).astype(np.float32)
     out = F.group_norm(Tensor(x), Tensor(g), Tensor(b), groups, 1e-5).to_numpy()
     check(out, np_group_norm(x, g, b, groups, 1e-5), DType.float32)
 

@@ -247,14 +247,16 @@ def test_reduction_errors():
     with Graph("bad", input_types=[tt([2, 3], DType.int32)]) as g:
         with pytest.raises(ValueError, match="axis 2 is out of range for a rank-2 tensor"):
             ops.sum(g.inputs[0], axis=2)
-        with pytest.raises(ValueError, match="mean is defined on floating-point tensors, got int32"):
+        with pytest.raises(ValueError,
+                           match="mean is defined on floating-point tensors, got int32"):
             ops.mean(g.inputs[0])
         with pytest.raises(TypeError, match="axis must be an int"):
             ops.sum(g.inputs[0], axis=1.0)
         with pytest.raises(TypeError, match="either a second tensor"):
             ops.max(g.inputs[0], g.inputs[0], axis=0)
         g.output(g.inputs[0])
-    with _context.context(), pytest.raises(ir.MLIRError, match="mo tensor of floating-point values"):
+    with _context.context(), \
+            pytest.raises(ir.MLIRError, match="mo tensor of floating-point values"):
         ir.Module.parse("mo.graph @g(%x: !mo.tensor<[2], si32>) -> !mo.tensor<[1], si32> {\n"
                         "  %y = mo.reduce_mean %x {axis = 0 : i64} : !mo.tensor<[2], si32> -> "
                         "!mo.tensor<[1], si32>\n  mo.output %y : !mo.tensor<[1], si32>\n}")
@@ -411,9 +413,11 @@ def test_where_broadcasts_promotes_and_runs_eager():
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
 
     def f(c, x):
-        return F.where(c, x, 0.5), F.select(x > 5.0, x, -x), F.clamp(x, 2.0, 9.0), F.clip(x, max=3.0)
+        return (F.where(c, x, 0.5), F.select(x > 5.0, x, -x), F.clamp(x, 2.0, 9.0),
+                F.clip(x, max=3.0))
 
-    layouts = (TensorLayout(DType.bool, ["n", 1], CPU()), TensorLayout(DType.float32, ["n", 4], CPU()))
+    layouts = (TensorLayout(DType.bool, ["n", 1], CPU()),
+               TensorLayout(DType.float32, ["n", 4], CPU()))
     expected = [np.where(c, x, np.float32(0.5)), np.where(x > 5, x, -x), np.clip(x, 2, 9),
                 np.minimum(x, 3)]
     for got in ([o.to_numpy() for o in compilation.compile(f)(*layouts)(c, x)],

@@ -131,10 +131,12 @@ def test_ir_from_mo_opt_checks_inputs_weights_and_outputs():
     with pytest.raises(ValueError, match="argument 0: expected shape \\[n, 3\\], but axis 1 has "
                                          "size 2"):
         exe.run([np.ones((2, 2), np.float32)], [w], [out])
-    with pytest.raises(ValueError, match="weight 'w': expected shape \\[3\\], but axis 0 has size 1"):
+    with pytest.raises(ValueError,
+                       match="weight 'w': expected shape \\[3\\], but axis 0 has size 1"):
         exe.run([x], [np.ones(1, np.float32)], [out])
-    with pytest.raises(ValueError, match=r"output 0: expected shape \[n, 3\], but axis 0 has size 1 "
-                                         r"\(n = 2\)"):
+    with pytest.raises(ValueError,
+                       match=r"output 0: expected shape \[n, 3\], but axis 0 has size 1 "
+                             r"\(n = 2\)"):
         exe.run([x], [w], [np.empty((1, 3), np.float32)])
 
 

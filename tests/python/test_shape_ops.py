@@ -44,7 +44,8 @@ def test_concat_promotes_and_checks():
     np.testing.assert_array_equal(out.to_numpy(), np.concatenate([arange(2, 2), arange(2, 2)], 1))
     with Graph("bad", input_types=[TensorType(DType.float32, [2, 3], DeviceRef.CPU()),
                                    TensorType(DType.float32, [2, 4], DeviceRef.CPU())]) as g:
-        with pytest.raises(ValueError, match="input 1 has dim 1 = \\[4\\], but input 0 has \\[3\\]"):
+        with pytest.raises(ValueError,
+                           match="input 1 has dim 1 = \\[4\\], but input 0 has \\[3\\]"):
             ops.concat(g.inputs, axis=0)
         with pytest.raises(ValueError, match="axis 2 is out of range"):
             ops.concat(g.inputs, axis=2)
