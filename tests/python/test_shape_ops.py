@@ -57,6 +57,8 @@ def test_stack(axis):
     xs = [arange(2, 3) + i for i in range(3)]
     np.testing.assert_array_equal(F.stack([Tensor(x) for x in xs], axis=axis).to_numpy(),
                                   np.stack(xs, axis=axis))
+    with pytest.raises(ValueError, match="axis must be an int in \\[-3, 2\\], got 3"):
+        F.stack([Tensor(x) for x in xs], axis=3)
 
 
 def test_split_and_chunk():

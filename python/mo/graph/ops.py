@@ -493,14 +493,20 @@ def concat(values: Sequence[Any], axis: int = 0) -> TensorValue:
         [t._value for t in tensors], ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)))
 
 
+def _new_axis(name: str, rank: int, axis: Any, inputs: list) -> int:
+    """A new dim's position in a rank-``rank`` tensor, as a non-negative int
+    (``-1`` appends)."""
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or \
+            not -rank - 1 <= axis <= rank:
+        raise op_error(name, inputs, f"axis must be an int in [{-rank - 1}, {rank}], got "
+                                     f"{axis!r}")
+    return int(axis) % (rank + 1)
+
+
 def unsqueeze(x: Any, axis: int) -> TensorValue:
     """``x`` with a new dim of size 1 at ``axis`` (``-1`` appends)."""
     x = as_tensor_value(x)
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or \
-            not -x.rank - 1 <= axis <= x.rank:
-        raise op_error("unsqueeze", [x, axis], f"axis must be an int in [{-x.rank - 1}, "
-                                               f"{x.rank}], got {axis!r}")
-    axis = int(axis) % (x.rank + 1)
+    axis = _new_axis("unsqueeze", x.rank, axis, [x, axis])
     shape = list(x.shape)
     return reshape(x, shape[:axis] + [1] + shape[axis:])
 
@@ -531,12 +537,8 @@ def flatten(x: Any, start_dim: int = 0, end_dim: int = -1) -> TensorValue:
 def stack(values: Sequence[Any], axis: int = 0) -> TensorValue:
     """Tensors of one shape stacked along a new dim ``axis``."""
     _, tensors = _tensor_list("stack", values)
-    rank = tensors[0].rank
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or \
-            not -rank - 1 <= axis <= rank:
-        raise op_error("stack", tensors, f"axis must be an int in [{-rank - 1}, {rank}], got "
-                                         f"{axis!r}")
-    return concat([unsqueeze(t, int(axis) % (rank + 1)) for t in tensors], int(axis) % (rank + 1))
+    axis = _new_axis("stack", tensors[0].rank, axis, tensors)
+    return concat([unsqueeze(t, axis) for t in tensors], axis)
 
 
 def split(x: Any, split_sizes: Sequence[int], axis: int = 0) -> list[TensorValue]:
