@@ -72,14 +72,12 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
     bool narrow = isa<Float16Type, BFloat16Type>(element);
     Type acc = narrow ? rewriter.getF32Type() : element;
     Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(acc));
-    auto filled = [&](mo::TensorType type,
-                      ArrayRef<SizeHints> hints) -> FailureOr<Value> {
+    auto zeros = [&](mo::TensorType type,
+                     ArrayRef<SizeHints> hints) -> FailureOr<Value> {
       FailureOr<Value> empty = emptyTensor(rewriter, loc, op, type, hints, acc);
       if (failed(empty))
         return failure();
-      return linalg::FillOp::create(rewriter, loc, ValueRange{zero},
-                                    ValueRange{*empty})
-          .getResult(0);
+      return filled(rewriter, loc, *empty, zero);
     };
     SmallVector<SizeHints> hints(rank);
     hints[rank - 2].push_back({lhs, lhsType.getRank() - 2});
@@ -87,7 +85,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
 
     Value product;
     if (lhsType.getRank() == 2 && rhsType.getRank() == 2) {
-      FailureOr<Value> init = filled(resultType, hints);
+      FailureOr<Value> init = zeros(resultType, hints);
       if (failed(init))
         return failure();
       product = linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, rhs},
@@ -96,7 +94,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
     } else if (rank == 3 && lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
                lhsType.getDims()[0] == rhsType.getDims()[0]) {
       hints[0].push_back({lhs, 0});
-      FailureOr<Value> init = filled(resultType, hints);
+      FailureOr<Value> init = zeros(resultType, hints);
       if (failed(init))
         return failure();
       product = linalg::BatchMatmulOp::create(rewriter, loc, ValueRange{lhs, rhs},
@@ -119,9 +117,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
         dynamic.push_back(tensor::DimOp::create(rewriter, loc, rhs, 1));
       Value empty = tensor::EmptyOp::create(
           rewriter, loc, {flatType.getShape()[0], n}, acc, dynamic);
-      Value init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
-                                          ValueRange{empty})
-                       .getResult(0);
+      Value init = filled(rewriter, loc, empty, zero);
       Value flatProduct =
           linalg::MatmulOp::create(rewriter, loc, ValueRange{flat, rhs},
                                    ValueRange{init})
@@ -138,7 +134,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
       product = tensor::ExpandShapeOp::create(rewriter, loc, type, flatProduct,
                                               rows, *shape);
     } else {
-      product = broadcastBatches(op, lhs, rhs, resultType, hints, filled, rewriter);
+      product = broadcastBatches(op, lhs, rhs, resultType, hints, zeros, rewriter);
       if (!product)
         return failure();
     }
@@ -151,7 +147,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
   Value broadcastBatches(
       MatmulOp op, Value lhs, Value rhs, mo::TensorType resultType,
       SmallVectorImpl<SizeHints> &hints,
-      function_ref<FailureOr<Value>(mo::TensorType, ArrayRef<SizeHints>)> filled,
+      function_ref<FailureOr<Value>(mo::TensorType, ArrayRef<SizeHints>)> zeros,
       ConversionPatternRewriter &rewriter) const {
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = resultType.getRank(), batch = rank - 2;
@@ -171,7 +167,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
         operandMap(cast<mo::TensorType>(op.getLhs().getType()), lhs, m, k);
     AffineMap rhsMap =
         operandMap(cast<mo::TensorType>(op.getRhs().getType()), rhs, k, n);
-    FailureOr<Value> init = filled(resultType, hints);
+    FailureOr<Value> init = zeros(resultType, hints);
     if (failed(init))
       return {};
     SmallVector<AffineExpr> outExprs;

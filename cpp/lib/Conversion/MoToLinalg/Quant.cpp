@@ -267,9 +267,7 @@ struct QMatmulToTiles : OpConversionPattern<QMatmulOp> {
     if (failed(empty))
       return failure();
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    Value init =
-        linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{*empty})
-            .getResult(0);
+    Value init = filled(b, loc, *empty, zero);
     Value n = tensor::DimOp::create(b, loc, rhs, 0);
     Value result = forEachColumnTile(
         b, loc, init, n, kTile,

@@ -23,12 +23,6 @@ using namespace mlir::mo;
 
 namespace {
 
-/// `init` filled with `value`.
-Value filled(OpBuilder &b, Location loc, Value init, Value value) {
-  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{init})
-      .getResult(0);
-}
-
 struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
   using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
 

@@ -346,6 +346,11 @@ SmallVector<AffineExpr> mo::broadcastExprs(OpBuilder &b,
   return exprs;
 }
 
+Value mo::filled(OpBuilder &b, Location loc, Value init, Value value) {
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{init})
+      .getResult(0);
+}
+
 Value mo::mapElements(OpBuilder &b, Location loc, Value source, Type element,
                       function_ref<Value(OpBuilder &, Location, Value)> fn) {
   auto type = cast<RankedTensorType>(source.getType());

@@ -131,6 +131,9 @@ SmallVector<AffineExpr> broadcastExprs(OpBuilder &b, ArrayRef<Attribute> dims,
                                        Value value,
                                        MutableArrayRef<SizeHints> hints);
 
+/// `init` filled with `value` (a linalg.fill).
+Value filled(OpBuilder &b, Location loc, Value init, Value value);
+
 /// `fn` applied to every element of `source`, into a new tensor of
 /// `element`s (one parallel linalg.generic).
 Value mapElements(OpBuilder &b, Location loc, Value source, Type element,
