@@ -437,5 +437,6 @@ def Mo_QMatmulOp : Mo_Op<"qmatmul", [Pure,
 
 include "Mo/MoElementwise.td"
 include "Mo/MoReduce.td"
+include "Mo/MoConv.td"
 
 #endif // MO_OPS_TD

@@ -27,7 +27,8 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "reshape", "cast", "cumsum", "where", "select", "clamp", "clip", "softmax", "logsoftmax",
         "layer_norm", "rms_norm", "group_norm", "concat", "stack", "split", "chunk",
         "squeeze", "unsqueeze", "flatten", "outer", "floor_div", "pad", "tile",
-        "repeat_interleave",
+        "repeat_interleave", "conv2d", "conv3d", "conv2d_transpose", "max_pool2d", "avg_pool2d",
+        "fold",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "arange", "buffer_store", "constant", "constant_external", "full", "lazy",

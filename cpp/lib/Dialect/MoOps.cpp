@@ -779,3 +779,247 @@ LogicalResult PadOp::inferReturnTypes(
       mo::TensorType::get(ctx, dims, in.getElementType(), in.getDevice()));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+/// `dim + c` for a constant `c` of either sign.
+static Attribute addConstant(Attribute dim, int64_t c) {
+  MLIRContext *ctx = dim.getContext();
+  return c >= 0 ? getDimExpr(DimExprKind::Add, dim, getStaticDim(ctx, c))
+                : getDimExpr(DimExprKind::Sub, dim, getStaticDim(ctx, -c));
+}
+
+/// Checks a window's attributes against an input of `rank` (2 + spatial
+/// dims, 1 to 3 of them); returns the number of spatial dims.
+static FailureOr<int64_t> checkWindowAttrs(std::optional<Location> loc,
+                                           mo::TensorType input,
+                                           ArrayRef<int64_t> strides,
+                                           ArrayRef<int64_t> dilations,
+                                           ArrayRef<int64_t> paddings) {
+  int64_t spatial = input.getRank() - 2;
+  if (spatial < 1 || spatial > 3)
+    return inferError(loc) << "input must be [N, spatial..., C] with 1 to 3 "
+                              "spatial dims, got "
+                           << input;
+  if (static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(dilations.size()) != spatial ||
+      static_cast<int64_t>(paddings.size()) != 2 * spatial)
+    return inferError(loc) << "needs " << spatial << " strides, " << spatial
+                           << " dilations and " << 2 * spatial
+                           << " paddings (low, high per spatial dim), got "
+                           << strides.size() << ", " << dilations.size()
+                           << " and " << paddings.size();
+  for (auto [s, d] : llvm::zip(strides, dilations))
+    if (s < 1 || d < 1)
+      return inferError(loc) << "strides and dilations must be >= 1";
+  if (llvm::any_of(paddings, [](int64_t p) { return p < 0; }))
+    return inferError(loc) << "paddings must be >= 0";
+  return spatial;
+}
+
+/// The number of windows along a spatial dim of size `in` (see MoConv.td),
+/// with `kernel` taps `dilation` apart: floor mode, or torch's ceil mode.
+static FailureOr<Attribute> windowCount(std::optional<Location> loc, int64_t i,
+                                        Attribute in, Attribute kernel,
+                                        int64_t stride, int64_t dilation,
+                                        int64_t low, int64_t high,
+                                        bool ceilMode = false) {
+  MLIRContext *ctx = in.getContext();
+  Attribute extent = addConstant(
+      getDimExpr(DimExprKind::Mul, getStaticDim(ctx, dilation),
+                 addConstant(kernel, -1)),
+      1);
+  if (isStaticDim(in) && isStaticDim(extent)) {
+    int64_t size = getStaticDimSize(in), window = getStaticDimSize(extent);
+    int64_t padded = size + low + high;
+    if (padded < window)
+      return inferError(loc) << "spatial dim " << i << ": the window spans "
+                             << window << " elements but the padded input has "
+                             << padded;
+    int64_t span = padded - window;
+    int64_t count = (ceilMode ? llvm::divideCeil(span, stride) : span / stride) + 1;
+    if (ceilMode && (count - 1) * stride >= size + low)
+      --count;
+    return getStaticDim(ctx, count);
+  }
+  if (ceilMode)
+    return inferError(loc) << "ceil_mode needs static spatial dims, spatial dim "
+                           << i << " is " << formatDims(in);
+  Attribute span = getDimExpr(DimExprKind::Sub, addConstant(in, low + high), extent);
+  if (stride == 1)
+    return addConstant(span, 1);
+  return addConstant(
+      getDimExpr(DimExprKind::FloorDiv, span, getStaticDim(ctx, stride)), 1);
+}
+
+/// Input and filter of a convolution: numeric, one element type, one device.
+static LogicalResult checkConvOperands(std::optional<Location> loc,
+                                       mo::TensorType input,
+                                       mo::TensorType filter) {
+  if (input.getElementType() != filter.getElementType() ||
+      input.getDevice() != filter.getDevice())
+    return inferError(loc) << "input " << input << " and filter " << filter
+                           << " must have one element type and device";
+  if (filter.getRank() != input.getRank())
+    return inferError(loc) << "the filter must be [spatial..., C, F] (rank "
+                           << input.getRank() << "), got " << filter;
+  return success();
+}
+
+LogicalResult ConvOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  auto filter = cast<mo::TensorType>(adaptor.getFilter().getType());
+  FailureOr<int64_t> spatial =
+      checkWindowAttrs(loc, input, adaptor.getStrides(), adaptor.getDilations(),
+                       adaptor.getPaddings());
+  if (failed(spatial) || failed(checkConvOperands(loc, input, filter)))
+    return failure();
+  ArrayRef<Attribute> in = input.getDims(), f = filter.getDims();
+  int64_t groups = adaptor.getNumGroups();
+  Attribute channels = in.back(), groupChannels = f[*spatial],
+            features = f.back();
+  if (groups < 1)
+    return inferError(loc) << "num_groups must be >= 1, got " << groups;
+  if (groups > 1 && (!isStaticDim(channels) || !isStaticDim(features) ||
+                     getStaticDimSize(features) % groups != 0))
+    return inferError(loc) << "with " << groups
+                           << " groups the channel counts must be static and "
+                              "divisible by it, got input channels "
+                           << formatDims(channels) << " and filter features "
+                           << formatDims(features);
+  Attribute expected =
+      getDimExpr(DimExprKind::Mul, getStaticDim(ctx, groups), groupChannels);
+  if (expected != channels && !isUnknownDim(channels) && !isUnknownDim(expected))
+    return inferError(loc) << "the input has " << formatDims(channels)
+                           << " channels, but the filter takes "
+                           << formatDims(groupChannels) << " per group x "
+                           << groups << " groups";
+  SmallVector<Attribute> dims{in[0]};
+  for (int64_t i = 0; i < *spatial; ++i) {
+    FailureOr<Attribute> count = windowCount(
+        loc, i, in[i + 1], f[i], adaptor.getStrides()[i],
+        adaptor.getDilations()[i], adaptor.getPaddings()[2 * i],
+        adaptor.getPaddings()[2 * i + 1]);
+    if (failed(count))
+      return failure();
+    dims.push_back(*count);
+  }
+  dims.push_back(features);
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+LogicalResult ConvTransposeOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  auto filter = cast<mo::TensorType>(adaptor.getFilter().getType());
+  FailureOr<int64_t> spatial =
+      checkWindowAttrs(loc, input, adaptor.getStrides(), adaptor.getDilations(),
+                       adaptor.getPaddings());
+  if (failed(spatial) || failed(checkConvOperands(loc, input, filter)))
+    return failure();
+  ArrayRef<Attribute> in = input.getDims(), f = filter.getDims();
+  ArrayRef<int64_t> outputPaddings = adaptor.getOutputPaddings();
+  if (static_cast<int64_t>(outputPaddings.size()) != *spatial)
+    return inferError(loc) << "needs " << *spatial << " output paddings, got "
+                           << outputPaddings.size();
+  if (f.back() != in.back() && !isUnknownDim(f.back()) && !isUnknownDim(in.back()))
+    return inferError(loc) << "the input has " << formatDims(in.back())
+                           << " channels, but the filter [spatial..., F, C] takes "
+                           << formatDims(f.back());
+  SmallVector<Attribute> dims{in[0]};
+  for (int64_t i = 0; i < *spatial; ++i) {
+    int64_t stride = adaptor.getStrides()[i], dilation = adaptor.getDilations()[i];
+    int64_t low = adaptor.getPaddings()[2 * i], high = adaptor.getPaddings()[2 * i + 1];
+    int64_t extra = outputPaddings[i];
+    if (!isStaticDim(f[i]) || getStaticDimSize(f[i]) < 1)
+      return inferError(loc) << "the filter's spatial dims must be static and "
+                                ">= 1, got "
+                             << formatDims(f);
+    if (extra < 0 || extra >= std::max(stride, dilation))
+      return inferError(loc) << "output padding " << extra << " of spatial dim "
+                             << i << " must be in [0, max(stride, dilation))";
+    // (in - 1) * stride - low - high + dilation * (kernel - 1) + extra + 1.
+    int64_t c = -stride - low - high +
+                dilation * (getStaticDimSize(f[i]) - 1) + extra + 1;
+    if (isStaticDim(in[i + 1]) &&
+        (getStaticDimSize(in[i + 1]) < 1 ||
+         getStaticDimSize(in[i + 1]) * stride + c < 0))
+      return inferError(loc) << "spatial dim " << i << " of size "
+                             << formatDims(in[i + 1])
+                             << " gives no output with these paddings";
+    dims.push_back(addConstant(
+        getDimExpr(DimExprKind::Mul, in[i + 1], getStaticDim(ctx, stride)), c));
+  }
+  dims.push_back(f[*spatial]);
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+/// Result type of a pooling op: the window count per spatial dim.
+template <typename PoolOp>
+static LogicalResult inferPoolType(MLIRContext *ctx, std::optional<Location> loc,
+                                   typename PoolOp::Adaptor adaptor,
+                                   SmallVectorImpl<Type> &inferred) {
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  FailureOr<int64_t> spatial =
+      checkWindowAttrs(loc, input, adaptor.getStrides(), adaptor.getDilations(),
+                       adaptor.getPaddings());
+  if (failed(spatial))
+    return failure();
+  ArrayRef<int64_t> kernel = adaptor.getFilterShape();
+  if (static_cast<int64_t>(kernel.size()) != *spatial ||
+      llvm::any_of(kernel, [](int64_t k) { return k < 1; }))
+    return inferError(loc) << "filter_shape needs " << *spatial
+                           << " sizes >= 1, got " << kernel.size();
+  ArrayRef<Attribute> in = input.getDims();
+  SmallVector<Attribute> dims{in[0]};
+  for (int64_t i = 0; i < *spatial; ++i) {
+    int64_t dilation = adaptor.getDilations()[i];
+    int64_t window = dilation * (kernel[i] - 1) + 1;
+    int64_t low = adaptor.getPaddings()[2 * i], high = adaptor.getPaddings()[2 * i + 1];
+    if (low >= window || high >= window)
+      return inferError(loc) << "spatial dim " << i << ": paddings (" << low
+                             << ", " << high
+                             << ") must be smaller than the window (" << window
+                             << ")";
+    FailureOr<Attribute> count =
+        windowCount(loc, i, in[i + 1], getStaticDim(ctx, kernel[i]),
+                    adaptor.getStrides()[i], dilation, low, high,
+                    adaptor.getCeilMode());
+    if (failed(count))
+      return failure();
+    dims.push_back(*count);
+  }
+  dims.push_back(in.back());
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+LogicalResult MaxPoolOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  return inferPoolType<MaxPoolOp>(ctx, loc, Adaptor(operands, attrs, properties, regions),
+                                  inferred);
+}
+
+LogicalResult AvgPoolOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  return inferPoolType<AvgPoolOp>(ctx, loc, Adaptor(operands, attrs, properties, regions),
+                                  inferred);
+}

@@ -999,3 +999,16 @@ def slice_tensor(x: Any, index: Any) -> TensorValue:
     if dropped:
         y = reshape(y, [d for axis, d in enumerate(sizes) if axis not in dropped])
     return y
+
+
+# Families in their own modules (they build on the ops above).
+from mo.graph._conv import (  # noqa: E402
+    ConvInputLayout,
+    FilterLayout,
+    avg_pool2d,
+    conv2d,
+    conv2d_transpose,
+    conv3d,
+    fold,
+    max_pool2d,
+)

@@ -34,7 +34,10 @@ void populateMoReduceToLinalgPatterns(const TypeConverter &converter,
 /// matmul.
 void populateMoContractionToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);
-/// reshape, transpose, slice.
+/// conv, conv_transpose, max_pool, avg_pool.
+void populateMoConvolutionToLinalgPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+/// reshape, transpose, slice, concat, pad.
 void populateMoShapeToTensorPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 /// mutable.load, mutable.store.

@@ -20,40 +20,6 @@
 using namespace mlir;
 using namespace mlir::mo;
 
-/// `out += lhs * rhs` over the loops the maps and iterators describe. Inputs
-/// narrower than the accumulator (f16/bf16 into f32) are extended first.
-static Value genericContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                                Value init, ArrayRef<AffineMap> maps,
-                                ArrayRef<utils::IteratorType> iterators) {
-  Type acc = cast<ShapedType>(init.getType()).getElementType();
-  bool isFloat = isa<FloatType>(acc);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
-             ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value x = args[0], y = args[1];
-               if (x.getType() != acc) {
-                 x = arith::ExtFOp::create(nb, l, acc, x);
-                 y = arith::ExtFOp::create(nb, l, acc, y);
-               }
-               Value p = isFloat ? Value(arith::MulFOp::create(nb, l, x, y))
-                                 : Value(arith::MulIOp::create(nb, l, x, y));
-               Value s = isFloat
-                             ? Value(arith::AddFOp::create(nb, l, args[2], p))
-                             : Value(arith::AddIOp::create(nb, l, args[2], p));
-               linalg::YieldOp::create(nb, l, s);
-             })
-      .getResult(0);
-}
-
-/// `source` with its elements truncated to `element` (f32 -> f16/bf16).
-static Value truncateElements(OpBuilder &b, Location loc, Value source,
-                              Type element) {
-  return mapElements(b, loc, source, element, [&](OpBuilder &nb, Location l, Value v) {
-    return Value(arith::TruncFOp::create(nb, l, element, v));
-  });
-}
-
 namespace {
 
 struct MatmulToLinalg : OpConversionPattern<MatmulOp> {

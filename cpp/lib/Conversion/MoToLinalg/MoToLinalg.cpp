@@ -50,6 +50,7 @@ void mo::populateMoToLinalgConversionPatterns(const TypeConverter &converter,
   populateMoElementwiseToLinalgPatterns(converter, patterns);
   populateMoReduceToLinalgPatterns(converter, patterns);
   populateMoContractionToLinalgPatterns(converter, patterns);
+  populateMoConvolutionToLinalgPatterns(converter, patterns);
   populateMoShapeToTensorPatterns(converter, patterns);
   populateMoBufferToMemRefPatterns(converter, patterns);
   populateMoQuantToLinalgPatterns(converter, patterns);

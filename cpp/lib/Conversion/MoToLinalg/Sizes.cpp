@@ -370,3 +370,34 @@ Value mo::mapElements(OpBuilder &b, Location loc, Value source, Type element,
              })
       .getResult(0);
 }
+
+Value mo::genericContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                             Value init, ArrayRef<AffineMap> maps,
+                             ArrayRef<utils::IteratorType> iterators) {
+  Type acc = cast<ShapedType>(init.getType()).getElementType();
+  bool isFloat = isa<FloatType>(acc);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+             ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value x = args[0], y = args[1];
+               if (x.getType() != acc) {
+                 x = arith::ExtFOp::create(nb, l, acc, x);
+                 y = arith::ExtFOp::create(nb, l, acc, y);
+               }
+               Value p = isFloat ? Value(arith::MulFOp::create(nb, l, x, y))
+                                 : Value(arith::MulIOp::create(nb, l, x, y));
+               Value s = isFloat
+                             ? Value(arith::AddFOp::create(nb, l, args[2], p))
+                             : Value(arith::AddIOp::create(nb, l, args[2], p));
+               linalg::YieldOp::create(nb, l, s);
+             })
+      .getResult(0);
+}
+
+Value mo::truncateElements(OpBuilder &b, Location loc, Value source,
+                           Type element) {
+  return mapElements(b, loc, source, element, [&](OpBuilder &nb, Location l, Value v) {
+    return Value(arith::TruncFOp::create(nb, l, element, v));
+  });
+}

@@ -13,6 +13,7 @@
 
 #include "mo/Dialect/MoOps.h"
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -138,6 +139,16 @@ Value filled(OpBuilder &b, Location loc, Value init, Value value);
 /// `element`s (one parallel linalg.generic).
 Value mapElements(OpBuilder &b, Location loc, Value source, Type element,
                   function_ref<Value(OpBuilder &, Location, Value)> fn);
+
+/// `init += lhs * rhs` over the loops `maps` and `iterators` describe (a
+/// linalg.generic); inputs narrower than the accumulator (f16/bf16 into f32)
+/// are extended first.
+Value genericContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                         Value init, ArrayRef<AffineMap> maps,
+                         ArrayRef<utils::IteratorType> iterators);
+
+/// `source` with its elements truncated to `element` (f32 -> f16/bf16).
+Value truncateElements(OpBuilder &b, Location loc, Value source, Type element);
 
 } // namespace mlir::mo
 
