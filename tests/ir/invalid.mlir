@@ -872,3 +872,183 @@ mo.graph @pad_negative(%x: !mo.tensor<[2], f32>, %v: !mo.tensor<[], f32>) {
   %y = mo.pad %x, %v {low = array<i64: -1>, high = array<i64: 1>} : (!mo.tensor<[2], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[2], f32>
   mo.output
 }
+
+// -----
+
+// A convolution's input has 1 to 3 spatial dims.
+mo.graph @conv_rank(%x: !mo.tensor<[2, 3], f32>, %f: !mo.tensor<[3, 4], f32>) {
+  // expected-error @+2 {{input must be [N, spatial..., C] with 1 to 3 spatial dims, got '!mo.tensor<[2, 3], f32>'}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64>, paddings = array<i64>, strides = array<i64>, num_groups = 1 : i64} : (!mo.tensor<[2, 3], f32>, !mo.tensor<[3, 4], f32>) -> !mo.tensor<[2, 4], f32>
+  mo.output
+}
+
+// -----
+
+// One stride and dilation per spatial dim, a (low, high) padding pair.
+mo.graph @conv_attr_sizes(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[1, 1, 3, 4], f32>) {
+  // expected-error @+2 {{needs 2 strides, 2 dilations and 4 paddings (low, high per spatial dim), got 2, 2 and 2}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0>, strides = array<i64: 1, 1>, num_groups = 1 : i64} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[1, 1, 3, 4], f32>) -> !mo.tensor<[1, 4, 4, 4], f32>
+  mo.output
+}
+
+// -----
+
+// Strides and dilations are positive.
+mo.graph @conv_stride(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[1, 1, 3, 4], f32>) {
+  // expected-error @+2 {{strides and dilations must be >= 1}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 0, 1>, num_groups = 1 : i64} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[1, 1, 3, 4], f32>) -> !mo.tensor<[1, 4, 4, 4], f32>
+  mo.output
+}
+
+// -----
+
+// Paddings are non-negative.
+mo.graph @conv_padding(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[1, 1, 3, 4], f32>) {
+  // expected-error @+2 {{paddings must be >= 0}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, -1, 0, 0>, strides = array<i64: 1, 1>, num_groups = 1 : i64} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[1, 1, 3, 4], f32>) -> !mo.tensor<[1, 4, 4, 4], f32>
+  mo.output
+}
+
+// -----
+
+// The window fits in the padded input.
+mo.graph @conv_window(%x: !mo.tensor<[1, 2, 4, 3], f32>, %f: !mo.tensor<[3, 3, 3, 4], f32>) {
+  // expected-error @+2 {{spatial dim 0: the window spans 3 elements but the padded input has 2}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, num_groups = 1 : i64} : (!mo.tensor<[1, 2, 4, 3], f32>, !mo.tensor<[3, 3, 3, 4], f32>) -> !mo.tensor<[1, 1, 2, 4], f32>
+  mo.output
+}
+
+// -----
+
+// Input and filter share an element type.
+mo.graph @conv_types(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[1, 1, 3, 4], f16>) {
+  // expected-error @+2 {{input '!mo.tensor<[1, 4, 4, 3], f32>' and filter '!mo.tensor<[1, 1, 3, 4], f16>' must have one element type and device}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, num_groups = 1 : i64} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[1, 1, 3, 4], f16>) -> !mo.tensor<[1, 4, 4, 4], f32>
+  mo.output
+}
+
+// -----
+
+// The filter has the input's rank.
+mo.graph @conv_filter_rank(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[3, 4], f32>) {
+  // expected-error @+2 {{the filter must be [spatial..., C, F] (rank 4), got '!mo.tensor<[3, 4], f32>'}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, num_groups = 1 : i64} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[3, 4], f32>) -> !mo.tensor<[1, 4, 4, 4], f32>
+  mo.output
+}
+
+// -----
+
+// At least one group.
+mo.graph @conv_groups(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[1, 1, 3, 4], f32>) {
+  // expected-error @+2 {{num_groups must be >= 1, got 0}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, num_groups = 0 : i64} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[1, 1, 3, 4], f32>) -> !mo.tensor<[1, 4, 4, 4], f32>
+  mo.output
+}
+
+// -----
+
+// Groups divide static channel counts.
+mo.graph @conv_groups_divide(%x: !mo.tensor<[1, 4, 4, 4], f32>, %f: !mo.tensor<[1, 1, 2, 3], f32>) {
+  // expected-error @+2 {{with 2 groups the channel counts must be static and divisible by it, got input channels [4] and filter features [3]}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, num_groups = 2 : i64} : (!mo.tensor<[1, 4, 4, 4], f32>, !mo.tensor<[1, 1, 2, 3], f32>) -> !mo.tensor<[1, 4, 4, 3], f32>
+  mo.output
+}
+
+// -----
+
+// The filter takes the input's channels (per group).
+mo.graph @conv_channels(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[1, 1, 2, 4], f32>) {
+  // expected-error @+2 {{the input has [3] channels, but the filter takes [2] per group x 1 groups}}
+  // expected-error @+1 {{'mo.conv' op failed to infer returned types}}
+  %y = mo.conv(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, num_groups = 1 : i64} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[1, 1, 2, 4], f32>) -> !mo.tensor<[1, 4, 4, 4], f32>
+  mo.output
+}
+
+// -----
+
+// One output padding per spatial dim.
+mo.graph @conv_transpose_output_paddings(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[2, 2, 5, 3], f32>) {
+  // expected-error @+2 {{needs 2 output paddings, got 1}}
+  // expected-error @+1 {{'mo.conv_transpose' op failed to infer returned types}}
+  %y = mo.conv_transpose(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, output_paddings = array<i64: 0>} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[2, 2, 5, 3], f32>) -> !mo.tensor<[1, 5, 5, 5], f32>
+  mo.output
+}
+
+// -----
+
+// A transposed filter is [spatial..., F, C].
+mo.graph @conv_transpose_channels(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[2, 2, 3, 5], f32>) {
+  // expected-error @+2 {{the input has [3] channels, but the filter [spatial..., F, C] takes [5]}}
+  // expected-error @+1 {{'mo.conv_transpose' op failed to infer returned types}}
+  %y = mo.conv_transpose(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, output_paddings = array<i64: 0, 0>} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[2, 2, 3, 5], f32>) -> !mo.tensor<[1, 5, 5, 3], f32>
+  mo.output
+}
+
+// -----
+
+// A transposed filter's spatial dims are static.
+mo.graph @conv_transpose_kernel<k>(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[k, 2, 5, 3], f32>) {
+  // expected-error @+2 {{the filter's spatial dims must be static and >= 1, got [k, 2, 5, 3]}}
+  // expected-error @+1 {{'mo.conv_transpose' op failed to infer returned types}}
+  %y = mo.conv_transpose(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, output_paddings = array<i64: 0, 0>} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[k, 2, 5, 3], f32>) -> !mo.tensor<[1, 5, 5, 5], f32>
+  mo.output
+}
+
+// -----
+
+// An output padding stays below max(stride, dilation).
+mo.graph @conv_transpose_output_padding(%x: !mo.tensor<[1, 4, 4, 3], f32>, %f: !mo.tensor<[2, 2, 5, 3], f32>) {
+  // expected-error @+2 {{output padding 1 of spatial dim 0 must be in [0, max(stride, dilation))}}
+  // expected-error @+1 {{'mo.conv_transpose' op failed to infer returned types}}
+  %y = mo.conv_transpose(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, output_paddings = array<i64: 1, 0>} : (!mo.tensor<[1, 4, 4, 3], f32>, !mo.tensor<[2, 2, 5, 3], f32>) -> !mo.tensor<[1, 5, 5, 5], f32>
+  mo.output
+}
+
+// -----
+
+// Paddings may not remove the whole result.
+mo.graph @conv_transpose_empty(%x: !mo.tensor<[1, 1, 4, 3], f32>, %f: !mo.tensor<[2, 2, 5, 3], f32>) {
+  // expected-error @+2 {{spatial dim 0 of size [1] gives no output with these paddings}}
+  // expected-error @+1 {{'mo.conv_transpose' op failed to infer returned types}}
+  %y = mo.conv_transpose(%x, %f) {dilations = array<i64: 1, 1>, paddings = array<i64: 2, 2, 0, 0>, strides = array<i64: 1, 1>, output_paddings = array<i64: 0, 0>} : (!mo.tensor<[1, 1, 4, 3], f32>, !mo.tensor<[2, 2, 5, 3], f32>) -> !mo.tensor<[1, 1, 5, 5], f32>
+  mo.output
+}
+
+// -----
+
+// One window size per spatial dim.
+mo.graph @pool_filter_shape(%x: !mo.tensor<[1, 4, 4, 3], f32>) {
+  // expected-error @+2 {{filter_shape needs 2 sizes >= 1, got 1}}
+  // expected-error @+1 {{'mo.max_pool' op failed to infer returned types}}
+  %y = mo.max_pool(%x) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, filter_shape = array<i64: 2>, ceil_mode = false} : (!mo.tensor<[1, 4, 4, 3], f32>) -> !mo.tensor<[1, 3, 3, 3], f32>
+  mo.output
+}
+
+// -----
+
+// Pooling paddings are smaller than the window.
+mo.graph @pool_padding(%x: !mo.tensor<[1, 4, 4, 3], f32>) {
+  // expected-error @+2 {{spatial dim 0: paddings (2, 0) must be smaller than the window (2)}}
+  // expected-error @+1 {{'mo.avg_pool' op failed to infer returned types}}
+  %y = mo.avg_pool(%x) {dilations = array<i64: 1, 1>, paddings = array<i64: 2, 0, 0, 0>, strides = array<i64: 1, 1>, filter_shape = array<i64: 2, 2>, ceil_mode = false, count_boundary = true} : (!mo.tensor<[1, 4, 4, 3], f32>) -> !mo.tensor<[1, 5, 3, 3], f32>
+  mo.output
+}
+
+// -----
+
+// ceil_mode needs static spatial dims.
+mo.graph @pool_ceil_symbolic<h>(%x: !mo.tensor<[1, h, 4, 3], f32>) {
+  // expected-error @+2 {{ceil_mode needs static spatial dims, spatial dim 0 is [h]}}
+  // expected-error @+1 {{'mo.max_pool' op failed to infer returned types}}
+  %y = mo.max_pool(%x) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, filter_shape = array<i64: 2, 2>, ceil_mode = true} : (!mo.tensor<[1, h, 4, 3], f32>) -> !mo.tensor<[1, h, 3, 3], f32>
+  mo.output
+}

@@ -847,7 +847,13 @@ static FailureOr<Attribute> windowCount(std::optional<Location> loc, int64_t i,
   if (ceilMode)
     return inferError(loc) << "ceil_mode needs static spatial dims, spatial dim "
                            << i << " is " << formatDims(in);
-  Attribute span = getDimExpr(DimExprKind::Sub, addConstant(in, low + high), extent);
+  // in + low + high - extent, as one constant where the extent is static.
+  Attribute span = isStaticDim(extent)
+                       ? addConstant(in, low + high - getStaticDimSize(extent))
+                       : getDimExpr(DimExprKind::Sub, addConstant(in, low + high),
+                                    extent);
+  if (stride == 1 && isStaticDim(extent))
+    return addConstant(in, low + high - getStaticDimSize(extent) + 1);
   if (stride == 1)
     return addConstant(span, 1);
   return addConstant(

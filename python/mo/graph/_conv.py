@@ -123,12 +123,12 @@ def _conv(name: str, spatial: int, x: Any, filter: Any, stride: Any, dilation: A
         extra = _ints(name, "output_paddings", output_paddings, spatial, 0, inputs)
         y = build(name, inputs, x.graph, lambda: _mo().ConvTransposeOp(
             x._value, w._value, **_window_attrs(*window),
-            output_paddings=ir.DenseI64ArrayAttr.get(extra)))
+            output_paddings=ir.DenseI64ArrayAttr.get(extra)), verify=True)
     else:
         (g,) = _ints(name, "groups", [groups], 1, 1, inputs)
         y = build(name, inputs, x.graph, lambda: _mo().ConvOp(
             x._value, w._value, **_window_attrs(*window),
-            num_groups=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), g)))
+            num_groups=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), g)), verify=True)
     if bias is not None:
         y = add(y, bias)
     if in_perm:
@@ -181,6 +181,9 @@ def _pool(name: str, op: str, input: Any, kernel_size: Any, stride: Any,  # noqa
     x = as_tensor_value(input)
     inputs = [x]
     _check_rank(name, x, 4, "the input ([N, H, W, C])", inputs)
+    if not x.dtype.is_float:
+        raise op_error(name, inputs, f"{name} is defined on floating-point tensors, got "
+                                     f"{x.dtype.name} (cast it first)")
     kernel = _ints(name, "kernel_size", kernel_size, 2, 1, inputs)
     window = (_ints(name, "stride", stride, 2, 1, inputs),
               _ints(name, "dilation", dilation, 2, 1, inputs),

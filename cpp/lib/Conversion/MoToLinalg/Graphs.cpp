@@ -139,11 +139,15 @@ struct GraphToFunc : OpConversionPattern<GraphOp> {
             {cast<mo::TensorType>(check.getAs<TypeAttr>("from").getValue()),
              cast<mo::TensorType>(check.getAs<TypeAttr>("to").getValue()),
              cast<LocationAttr>(check.get("loc"))});
+    SmallVector<DimCheck> dims;
+    if (auto checks = graph->getAttrOfType<ArrayAttr>("mo.dim_checks"))
+      for (auto check : checks.getAsRange<DictionaryAttr>())
+        dims.push_back({check.get("dim"), cast<LocationAttr>(check.get("loc"))});
     SymbolSizes sizes;
     SmallVector<Attribute> messages;
     FailureOr<Value> status = buildEntryChecks(
-        rewriter, loc, operands, reshapes, entry->getArguments().back(), sizes,
-        messages);
+        rewriter, loc, operands, reshapes, dims, entry->getArguments().back(),
+        sizes, messages);
     if (failed(status))
       return failure();
     func->setAttr("mo.checks", rewriter.getArrayAttr(messages));

@@ -3,7 +3,8 @@
 // Conditions the lowering needs that the mo verifiers do not demand (mo IR
 // may call a public graph or use a `?` dim; lowered code cannot), reported
 // before any pattern runs so that a failure leaves one clear diagnostic; and
-// the reshapes each entry's prologue checks, gathered across its callees.
+// the sizes each entry's prologue checks (reshapes, dims that may fall
+// below zero), gathered across its callees.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "mo/Conversion/MoToLinalg.h"
 #include "mo/Dialect/MoOps.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -71,26 +73,40 @@ static LogicalResult checkGraph(GraphOp graph, SymbolTable &symbols) {
   return failure(walk.wasInterrupted());
 }
 
-/// Every reshape of `graph` and of the graphs it calls whose element counts
-/// may differ at run time, each graph once.
-static void collectReshapes(GraphOp graph, SymbolTable &symbols,
-                            SmallVectorImpl<Attribute> &checks,
-                            llvm::SmallPtrSetImpl<Operation *> &seen) {
+/// Whether `dim` holds a subtraction (only those can fall below zero).
+static bool mayBeNegative(Attribute dim) {
+  auto expr = dyn_cast<DimExprAttr>(dim);
+  return expr && (expr.getKind() == DimExprKind::Sub ||
+                  mayBeNegative(expr.getLhs()) || mayBeNegative(expr.getRhs()));
+}
+
+/// What the entry must check at run time, in `graph` and the graphs it
+/// calls (each graph once): the reshapes whose element counts may differ,
+/// and each dim expression of a result that may fall below zero (a window
+/// larger than its input), once per expression.
+static void collectRuntimeChecks(GraphOp graph, SymbolTable &symbols,
+                                 SmallVectorImpl<Attribute> &reshapes,
+                                 llvm::MapVector<Attribute, Location> &dims,
+                                 llvm::SmallPtrSetImpl<Operation *> &seen) {
   if (!seen.insert(graph).second)
     return;
   MLIRContext *ctx = graph.getContext();
   graph.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      for (Attribute dim : moDims(t))
+        if (mayBeNegative(dim))
+          dims.insert({dim, op->getLoc()});
     if (auto reshape = dyn_cast<ReshapeOp>(op)) {
       auto from = cast<mo::TensorType>(reshape.getInput().getType());
       auto to = cast<mo::TensorType>(reshape.getType());
       if (!sameElementCount(from.getDims(), to.getDims()))
-        checks.push_back(DictionaryAttr::get(
+        reshapes.push_back(DictionaryAttr::get(
             ctx, {NamedAttribute(StringAttr::get(ctx, "from"), TypeAttr::get(from)),
                   NamedAttribute(StringAttr::get(ctx, "to"), TypeAttr::get(to)),
                   NamedAttribute(StringAttr::get(ctx, "loc"), reshape.getLoc())}));
     } else if (auto call = dyn_cast<CallOp>(op)) {
       if (auto callee = symbols.lookup<GraphOp>(call.getCalleeAttr().getAttr()))
-        collectReshapes(callee, symbols, checks, seen);
+        collectRuntimeChecks(callee, symbols, reshapes, dims, seen);
     }
   });
 }
@@ -102,10 +118,18 @@ LogicalResult mo::prepareForLowering(ModuleOp module) {
       return failure();
     if (!graph.isPublic())
       continue;
-    SmallVector<Attribute> checks;
+    MLIRContext *ctx = module.getContext();
+    SmallVector<Attribute> reshapes;
+    llvm::MapVector<Attribute, Location> dims;
     llvm::SmallPtrSet<Operation *, 8> seen;
-    collectReshapes(graph, symbols, checks, seen);
-    graph->setAttr("mo.reshape_checks", ArrayAttr::get(module.getContext(), checks));
+    collectRuntimeChecks(graph, symbols, reshapes, dims, seen);
+    graph->setAttr("mo.reshape_checks", ArrayAttr::get(ctx, reshapes));
+    SmallVector<Attribute> dimChecks;
+    for (auto &[dim, loc] : dims)
+      dimChecks.push_back(DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, "dim"), dim),
+                NamedAttribute(StringAttr::get(ctx, "loc"), loc)}));
+    graph->setAttr("mo.dim_checks", ArrayAttr::get(ctx, dimChecks));
   }
   return success();
 }

@@ -185,7 +185,8 @@ Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
 FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
                                       ArrayRef<EntryOperand> operands,
                                       ArrayRef<ReshapeCheck> reshapes,
-                                      Value record, SymbolSizes &sizes,
+                                      ArrayRef<DimCheck> dims, Value record,
+                                      SymbolSizes &sizes,
                                       SmallVectorImpl<Attribute> &messages) {
   SmallVector<Check> checks;
   auto equal = [&](Value actual, Value expected, std::string message) {
@@ -268,6 +269,22 @@ FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
            formatDims(reshape.from.getDims()) + " -> " +
            formatDims(reshape.to.getDims()) +
            ": {actual} elements cannot become {expected}"));
+  }
+
+  // Dims that shrink with their inputs (windows, slices) stay >= 0.
+  for (const DimCheck &check : dims) {
+    FailureOr<Value> size = materializeDim(b, check.loc, check.dim, sizes);
+    if (failed(size))
+      return failure();
+    Value zeroSize = arith::ConstantIndexOp::create(b, loc, 0);
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, *size,
+                                     zeroSize);
+    std::string value;
+    llvm::raw_string_ostream os(value);
+    printDim(os, check.dim);
+    checks.push_back({ok, *size, zeroSize,
+                      "at " + where(check.loc) + ": dim " + value +
+                          " is {actual}, below zero (an input is too small)"});
   }
 
   // The first failed check wins: fold the selects from the last one back.

@@ -80,17 +80,24 @@ struct ReshapeCheck {
   Location loc;
 };
 
+/// A dim expression of some result (at `loc`) that must not fall below zero.
+struct DimCheck {
+  Attribute dim;
+  Location loc;
+};
+
 /// Emits, at `b`'s insertion point, the checks that keep the entry's code in
 /// bounds: every static dim has its size, every occurrence of a symbolic
 /// name the same size (the first occurrence binds it in `sizes`), every dim
-/// expression its value, and every reshape in `reshapes` keeps its element
-/// count. Returns an `i64` status: 0, or the 1-based index of the first
+/// expression its value, every reshape in `reshapes` keeps its element
+/// count and every dim in `dims` is >= 0. Returns an `i64` status: 0, or the 1-based index of the first
 /// failed check in `messages`; the sizes it saw and expected are stored in
 /// `record` (a `memref<2xi64>`). Each message names what failed, with
 /// `{actual}` and `{expected}` for those sizes.
 FailureOr<Value> buildEntryChecks(OpBuilder &b, Location loc,
                                   ArrayRef<EntryOperand> operands,
-                                  ArrayRef<ReshapeCheck> reshapes, Value record,
+                                  ArrayRef<ReshapeCheck> reshapes,
+                                  ArrayRef<DimCheck> dims, Value record,
                                   SymbolSizes &sizes,
                                   SmallVectorImpl<Attribute> &messages);
 
