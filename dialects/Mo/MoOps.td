@@ -438,5 +438,6 @@ def Mo_QMatmulOp : Mo_Op<"qmatmul", [Pure,
 include "Mo/MoElementwise.td"
 include "Mo/MoReduce.td"
 include "Mo/MoConv.td"
+include "Mo/MoIndex.td"
 
 #endif // MO_OPS_TD

@@ -1052,3 +1052,133 @@ mo.graph @pool_ceil_symbolic<h>(%x: !mo.tensor<[1, h, 4, 3], f32>) {
   %y = mo.max_pool(%x) {dilations = array<i64: 1, 1>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, filter_shape = array<i64: 2, 2>, ceil_mode = true} : (!mo.tensor<[1, h, 4, 3], f32>) -> !mo.tensor<[1, h, 3, 3], f32>
   mo.output
 }
+
+// -----
+
+// gather's axis is one of the input's dims.
+mo.graph @gather_axis(%x: !mo.tensor<[4], f32>, %i: !mo.tensor<[2], si64>) {
+  // expected-error @+2 {{axis 1 is out of range for a rank-1 tensor}}
+  // expected-error @+1 {{'mo.gather' op failed to infer returned types}}
+  %y = mo.gather(%x, %i) {axis = 1 : i64} : (!mo.tensor<[4], f32>, !mo.tensor<[2], si64>) -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// Indices live on the input's device.
+mo.graph @gather_device(%x: !mo.tensor<[4], f32>, %i: !mo.tensor<[2], si64, gpu:0>) {
+  // expected-error @+2 {{indices must be on the input's device}}
+  // expected-error @+1 {{'mo.gather' op failed to infer returned types}}
+  %y = mo.gather(%x, %i) {axis = 0 : i64} : (!mo.tensor<[4], f32>, !mo.tensor<[2], si64, gpu:0>) -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// gather_nd's index vectors have a static length.
+mo.graph @gather_nd_k<k>(%x: !mo.tensor<[4, 5], f32>, %i: !mo.tensor<[2, k], si64>) {
+  // expected-error @+2 {{indices must be [..., K] with a static K, got '!mo.tensor<[2, k], si64>'}}
+  // expected-error @+1 {{'mo.gather_nd' op failed to infer returned types}}
+  %y = mo.gather_nd(%x, %i) {batch_dims = 0 : i64} : (!mo.tensor<[4, 5], f32>, !mo.tensor<[2, k], si64>) -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// gather_nd's index vectors fit the input's dims.
+mo.graph @gather_nd_too_long(%x: !mo.tensor<[4, 5], f32>, %i: !mo.tensor<[2, 3], si64>) {
+  // expected-error @+2 {{with 0 batch dims, 3-vectors of indices cannot index [4, 5]}}
+  // expected-error @+1 {{'mo.gather_nd' op failed to infer returned types}}
+  %y = mo.gather_nd(%x, %i) {batch_dims = 0 : i64} : (!mo.tensor<[4, 5], f32>, !mo.tensor<[2, 3], si64>) -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// gather_nd's batch dims agree.
+mo.graph @gather_nd_batch(%x: !mo.tensor<[4, 5], f32>, %i: !mo.tensor<[3, 1], si64>) {
+  // expected-error @+2 {{batch dim 0 is [4] in the input but [3] in the indices}}
+  // expected-error @+1 {{'mo.gather_nd' op failed to infer returned types}}
+  %y = mo.gather_nd(%x, %i) {batch_dims = 1 : i64} : (!mo.tensor<[4, 5], f32>, !mo.tensor<[3, 1], si64>) -> !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+// Updates have the input's element type.
+mo.graph @scatter_types(%x: !mo.tensor<[4], f32>, %u: !mo.tensor<[2], f16>, %i: !mo.tensor<[2], si64>) {
+  // expected-error @+2 {{updates '!mo.tensor<[2], f16>' must have the element type and device of the input '!mo.tensor<[4], f32>'}}
+  // expected-error @+1 {{'mo.scatter' op failed to infer returned types}}
+  %y = mo.scatter none(%x, %u, %i) {axis = 0 : i64} : (!mo.tensor<[4], f32>, !mo.tensor<[2], f16>, !mo.tensor<[2], si64>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// scatter's axis is one of the input's dims.
+mo.graph @scatter_axis(%x: !mo.tensor<[4], f32>, %u: !mo.tensor<[2], f32>, %i: !mo.tensor<[2], si64>) {
+  // expected-error @+2 {{axis 2 is out of range for a rank-1 tensor}}
+  // expected-error @+1 {{'mo.scatter' op failed to infer returned types}}
+  %y = mo.scatter none(%x, %u, %i) {axis = 2 : i64} : (!mo.tensor<[4], f32>, !mo.tensor<[2], f32>, !mo.tensor<[2], si64>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// scatter's updates and indices share a shape of the input's rank.
+mo.graph @scatter_shapes(%x: !mo.tensor<[4], f32>, %u: !mo.tensor<[2], f32>, %i: !mo.tensor<[3], si64>) {
+  // expected-error @+2 {{updates and indices must have one shape of the input's rank, got '!mo.tensor<[2], f32>' and '!mo.tensor<[3], si64>'}}
+  // expected-error @+1 {{'mo.scatter' op failed to infer returned types}}
+  %y = mo.scatter none(%x, %u, %i) {axis = 0 : i64} : (!mo.tensor<[4], f32>, !mo.tensor<[2], f32>, !mo.tensor<[3], si64>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// scatter's updates are no larger than the input off the axis.
+mo.graph @scatter_larger(%x: !mo.tensor<[4, 2], f32>, %u: !mo.tensor<[2, 3], f32>, %i: !mo.tensor<[2, 3], si64>) {
+  // expected-error @+2 {{updates dim 1 (3) is larger than the input's (2)}}
+  // expected-error @+1 {{'mo.scatter' op failed to infer returned types}}
+  %y = mo.scatter none(%x, %u, %i) {axis = 0 : i64} : (!mo.tensor<[4, 2], f32>, !mo.tensor<[2, 3], f32>, !mo.tensor<[2, 3], si64>) -> !mo.tensor<[4, 2], f32>
+  mo.output
+}
+
+// -----
+
+// scatter_nd's index vectors are static and no longer than the rank.
+mo.graph @scatter_nd_k(%x: !mo.tensor<[4], f32>, %u: !mo.tensor<[2], f32>, %i: !mo.tensor<[2, 2], si64>) {
+  // expected-error @+2 {{indices must be [..., K] with a static K <= 1, got '!mo.tensor<[2, 2], si64>'}}
+  // expected-error @+1 {{'mo.scatter_nd' op failed to infer returned types}}
+  %y = mo.scatter_nd none(%x, %u, %i) : (!mo.tensor<[4], f32>, !mo.tensor<[2], f32>, !mo.tensor<[2, 2], si64>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// scatter_nd's updates are the indices' leading dims, then the input's rest.
+mo.graph @scatter_nd_updates(%x: !mo.tensor<[4, 3], f32>, %u: !mo.tensor<[2, 2], f32>, %i: !mo.tensor<[2, 1], si64>) {
+  // expected-error @+2 {{updates must be [2, 3] (indices' leading dims, then the input's after 1), got [2, 2]}}
+  // expected-error @+1 {{'mo.scatter_nd' op failed to infer returned types}}
+  %y = mo.scatter_nd add(%x, %u, %i) : (!mo.tensor<[4, 3], f32>, !mo.tensor<[2, 2], f32>, !mo.tensor<[2, 1], si64>) -> !mo.tensor<[4, 3], f32>
+  mo.output
+}
+
+// -----
+
+// top_k needs a dim to sort.
+mo.graph @top_k_rank(%x: !mo.tensor<[], f32>) {
+  // expected-error @+2 {{top_k needs a rank >= 1 input}}
+  // expected-error @+1 {{'mo.top_k' op failed to infer returned types}}
+  %v, %i = mo.top_k(%x) {k = 1 : i64, largest = true} : (!mo.tensor<[], f32>) -> (!mo.tensor<[], f32>, !mo.tensor<[], si64>)
+  mo.output
+}
+
+// -----
+
+// k is at most the (static) last dim.
+mo.graph @top_k_k(%x: !mo.tensor<[3], f32>) {
+  // expected-error @+2 {{k = 4 must be in [0, the last dim], a static size, got [3]}}
+  // expected-error @+1 {{'mo.top_k' op failed to infer returned types}}
+  %v, %i = mo.top_k(%x) {k = 4 : i64, largest = true} : (!mo.tensor<[3], f32>) -> (!mo.tensor<[4], f32>, !mo.tensor<[4], si64>)
+  mo.output
+}

@@ -1029,3 +1029,168 @@ LogicalResult AvgPoolOp::inferReturnTypes(
   return inferPoolType<AvgPoolOp>(ctx, loc, Adaptor(operands, attrs, properties, regions),
                                   inferred);
 }
+
+//===----------------------------------------------------------------------===//
+// Gathers, scatters, top-k
+//===----------------------------------------------------------------------===//
+
+/// `data` and `indices` are on one device.
+static LogicalResult checkSameDevice(std::optional<Location> loc,
+                                     mo::TensorType data, mo::TensorType indices) {
+  if (data.getDevice() != indices.getDevice())
+    return inferError(loc) << "indices must be on the input's device";
+  return success();
+}
+
+/// Two dims that must agree (unknown agrees with anything).
+static bool dimsAgree(Attribute a, Attribute b) {
+  return a == b || isUnknownDim(a) || isUnknownDim(b);
+}
+
+LogicalResult GatherOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  auto indices = cast<mo::TensorType>(adaptor.getIndices().getType());
+  uint64_t axis = adaptor.getAxis();
+  if (failed(checkSameDevice(loc, input, indices)))
+    return failure();
+  if (axis >= static_cast<uint64_t>(input.getRank()))
+    return inferError(loc) << "axis " << axis << " is out of range for a rank-"
+                           << input.getRank() << " tensor";
+  ArrayRef<Attribute> in = input.getDims();
+  SmallVector<Attribute> dims(in.take_front(axis));
+  llvm::append_range(dims, indices.getDims());
+  llvm::append_range(dims, in.drop_front(axis + 1));
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+LogicalResult GatherNdOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  auto indices = cast<mo::TensorType>(adaptor.getIndices().getType());
+  int64_t batch = adaptor.getBatchDims();
+  if (failed(checkSameDevice(loc, input, indices)))
+    return failure();
+  ArrayRef<Attribute> in = input.getDims(), idx = indices.getDims();
+  if (idx.empty() || !isStaticDim(idx.back()))
+    return inferError(loc) << "indices must be [..., K] with a static K, got "
+                           << indices;
+  int64_t k = getStaticDimSize(idx.back());
+  if (batch < 0 || batch >= indices.getRank() || batch + k > input.getRank())
+    return inferError(loc) << "with " << batch << " batch dims, " << k
+                           << "-vectors of indices cannot index "
+                           << formatDims(in);
+  for (int64_t d = 0; d < batch; ++d)
+    if (!dimsAgree(in[d], idx[d]))
+      return inferError(loc) << "batch dim " << d << " is " << formatDims(in[d])
+                             << " in the input but " << formatDims(idx[d])
+                             << " in the indices";
+  SmallVector<Attribute> dims(idx.drop_back());
+  llvm::append_range(dims, in.drop_front(batch + k));
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  return success();
+}
+
+/// Input, updates and indices of a scatter: updates of the input's element
+/// type, all on one device.
+static LogicalResult checkScatterOperands(std::optional<Location> loc,
+                                          mo::TensorType input,
+                                          mo::TensorType updates,
+                                          mo::TensorType indices) {
+  if (updates.getElementType() != input.getElementType() ||
+      updates.getDevice() != input.getDevice())
+    return inferError(loc) << "updates " << updates << " must have the element type "
+                           << "and device of the input " << input;
+  return checkSameDevice(loc, input, indices);
+}
+
+LogicalResult ScatterOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  auto updates = cast<mo::TensorType>(adaptor.getUpdates().getType());
+  auto indices = cast<mo::TensorType>(adaptor.getIndices().getType());
+  if (failed(checkScatterOperands(loc, input, updates, indices)))
+    return failure();
+  uint64_t axis = adaptor.getAxis();
+  if (axis >= static_cast<uint64_t>(input.getRank()))
+    return inferError(loc) << "axis " << axis << " is out of range for a rank-"
+                           << input.getRank() << " tensor";
+  if (updates.getRank() != input.getRank() ||
+      !llvm::all_of(llvm::zip(updates.getDims(), indices.getDims()),
+                    [](auto p) { return dimsAgree(std::get<0>(p), std::get<1>(p)); }) ||
+      indices.getRank() != updates.getRank())
+    return inferError(loc) << "updates and indices must have one shape of the "
+                              "input's rank, got "
+                           << updates << " and " << indices;
+  for (auto [d, u, i] : llvm::enumerate(updates.getDims(), input.getDims()))
+    if (d != axis && isStaticDim(u) && isStaticDim(i) &&
+        getStaticDimSize(u) > getStaticDimSize(i))
+      return inferError(loc) << "updates dim " << d << " (" << getStaticDimSize(u)
+                             << ") is larger than the input's ("
+                             << getStaticDimSize(i) << ")";
+  inferred.push_back(input);
+  return success();
+}
+
+LogicalResult ScatterNdOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  auto updates = cast<mo::TensorType>(adaptor.getUpdates().getType());
+  auto indices = cast<mo::TensorType>(adaptor.getIndices().getType());
+  if (failed(checkScatterOperands(loc, input, updates, indices)))
+    return failure();
+  ArrayRef<Attribute> idx = indices.getDims();
+  if (idx.empty() || !isStaticDim(idx.back()) ||
+      getStaticDimSize(idx.back()) > input.getRank())
+    return inferError(loc) << "indices must be [..., K] with a static K <= "
+                           << input.getRank() << ", got " << indices;
+  int64_t k = getStaticDimSize(idx.back());
+  SmallVector<Attribute> expected(idx.drop_back());
+  llvm::append_range(expected, input.getDims().drop_front(k));
+  if (updates.getRank() != static_cast<int64_t>(expected.size()) ||
+      !llvm::all_of(llvm::zip(updates.getDims(), expected),
+                    [](auto p) { return dimsAgree(std::get<0>(p), std::get<1>(p)); }))
+    return inferError(loc) << "updates must be " << formatDims(expected)
+                           << " (indices' leading dims, then the input's after "
+                           << k << "), got " << formatDims(updates.getDims());
+  inferred.push_back(input);
+  return success();
+}
+
+LogicalResult TopKOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  int64_t k = adaptor.getK();
+  if (input.getRank() == 0)
+    return inferError(loc) << "top_k needs a rank >= 1 input";
+  Attribute last = input.getDims().back();
+  if (!isStaticDim(last) || k < 0 || k > getStaticDimSize(last))
+    return inferError(loc) << "k = " << k
+                           << " must be in [0, the last dim], a static size, got "
+                           << formatDims(last);
+  SmallVector<Attribute> dims(input.getDims());
+  dims.back() = getStaticDim(ctx, k);
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  inferred.push_back(mo::TensorType::get(
+      ctx, dims, IntegerType::get(ctx, 64, IntegerType::Signed), input.getDevice()));
+  return success();
+}

@@ -1012,3 +1012,21 @@ from mo.graph._conv import (  # noqa: E402
     fold,
     max_pool2d,
 )
+from mo.graph._indexing import (  # noqa: E402
+    argsort,
+    bottom_k,
+    gather,
+    gather_nd,
+    masked_scatter,
+    scatter,
+    scatter_add,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+    scatter_nd,
+    scatter_nd_add,
+    scatter_nd_max,
+    scatter_nd_min,
+    scatter_nd_mul,
+    top_k,
+)

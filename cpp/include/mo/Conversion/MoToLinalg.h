@@ -37,6 +37,9 @@ void populateMoContractionToLinalgPatterns(const TypeConverter &converter,
 /// conv, conv_transpose, max_pool, avg_pool.
 void populateMoConvolutionToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns);
+/// gather, gather_nd, scatter, scatter_nd, top_k.
+void populateMoIndexToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
 /// reshape, transpose, slice, concat, pad.
 void populateMoShapeToTensorPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);

@@ -69,10 +69,15 @@ struct GraphToFunc : OpConversionPattern<GraphOp> {
                             : lowerSubgraph(graph, rewriter);
   }
 
-  /// Keeps each argument's mo type (and weight name) on the function.
+  /// Keeps each argument's mo type (and weight name) on the function. Tensor
+  /// arguments are the caller's (inputs, weights): bufferization must copy
+  /// before writing (a scatter's result, say), never write through them.
   static void setArgAttrs(GraphOp graph, func::FuncOp func) {
     for (auto [i, type] : llvm::enumerate(graph.getArgumentTypes())) {
       func.setArgAttr(i, "mo.type", TypeAttr::get(type));
+      if (isa<mo::TensorType>(type))
+        func.setArgAttr(i, "bufferization.writable",
+                        BoolAttr::get(func.getContext(), false));
       if (auto name = graph.getArgAttrOfType<StringAttr>(i, "mo.weight"))
         func.setArgAttr(i, "mo.weight", name);
     }

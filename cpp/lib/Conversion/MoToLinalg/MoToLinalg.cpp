@@ -51,6 +51,7 @@ void mo::populateMoToLinalgConversionPatterns(const TypeConverter &converter,
   populateMoReduceToLinalgPatterns(converter, patterns);
   populateMoContractionToLinalgPatterns(converter, patterns);
   populateMoConvolutionToLinalgPatterns(converter, patterns);
+  populateMoIndexToLinalgPatterns(converter, patterns);
   populateMoShapeToTensorPatterns(converter, patterns);
   populateMoBufferToMemRefPatterns(converter, patterns);
   populateMoQuantToLinalgPatterns(converter, patterns);

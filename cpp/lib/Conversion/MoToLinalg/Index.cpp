@@ -1,0 +1,501 @@
+//===- Index.cpp - mo gathers, scatters and top-k to linalg/scf -----------===//
+//
+// Gathers are one parallel linalg.generic over the result whose body reads
+// the index and then the input with tensor.extract (an index is wrapped
+// when negative, then clamped; an empty source dim yields zero without a
+// read). Scatters are loop nests (scf.for) over the updates that carry the
+// result tensor and tensor.insert into it, so that bufferization updates
+// one buffer in place; an update whose index is out of range is dropped.
+// top_k keeps, per row, the best k so far sorted in the result (an
+// insertion into a sorted buffer of k: O(n) per row when few elements
+// qualify, O(n * k) at worst).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sizes.h"
+#include "mo/Conversion/MoToLinalg.h"
+#include "mo/Dialect/MoOps.h"
+#include "mo/Dialect/MoScalar.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::mo;
+
+/// An index element as an `index` (sign- or zero-extended by its mo type),
+/// counted from the end when negative.
+static Value wrapIndex(OpBuilder &b, Location loc, Value raw, Type moElement,
+                       Value size) {
+  Type indexType = b.getIndexType();
+  if (moElement.isUnsignedInteger())
+    return arith::IndexCastUIOp::create(b, loc, indexType, raw);
+  Value i = arith::IndexCastOp::create(b, loc, indexType, raw);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+  return arith::SelectOp::create(b, loc, negative,
+                                 arith::AddIOp::create(b, loc, i, size), i);
+}
+
+/// `i` clamped to [0, size - 1] (0 when size is 0; callers do not read then).
+static Value clampIndex(OpBuilder &b, Location loc, Value i, Value size) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value last = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, size, one),
+                                      zero);
+  return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, i, zero), last);
+}
+
+/// 0 <= i < size.
+static Value inRange(OpBuilder &b, Location loc, Value i, Value size) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size));
+}
+
+/// `source[coords]`, or zero without a read when `readable` is false.
+static Value guardedExtract(OpBuilder &b, Location loc, Value source,
+                            ValueRange coords, Value readable) {
+  Type element = getElementTypeOrSelf(source.getType());
+  if (!readable)
+    return tensor::ExtractOp::create(b, loc, source, coords);
+  auto guard = scf::IfOp::create(
+      b, loc, readable,
+      [&](OpBuilder &nb, Location l) {
+        scf::YieldOp::create(nb, l, Value(tensor::ExtractOp::create(nb, l, source, coords)));
+      },
+      [&](OpBuilder &nb, Location l) {
+        scf::YieldOp::create(
+            nb, l, Value(arith::ConstantOp::create(nb, l, nb.getZeroAttr(element))));
+      });
+  return guard.getResult(0);
+}
+
+/// `size > 0` for a dim that may be empty, none for a static non-empty one.
+static Value nonEmpty(OpBuilder &b, Location loc, Value source, int64_t axis) {
+  int64_t size = cast<RankedTensorType>(source.getType()).getDimSize(axis);
+  if (size > 0)
+    return {};
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                               tensor::DimOp::create(b, loc, source, axis),
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
+/// A parallel linalg.generic over `init` with `inputs` read through `maps`;
+/// `body` computes each element from the loop indices and the inputs' scalars.
+static Value generateElements(
+    OpBuilder &b, Location loc, Value init, ValueRange inputs,
+    ArrayRef<AffineMap> maps,
+    function_ref<Value(OpBuilder &, Location, ValueRange, ValueRange)> body) {
+  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+  SmallVector<AffineMap> all(maps);
+  all.push_back(b.getMultiDimIdentityMap(rank));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, all,
+             SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               SmallVector<Value> ivs;
+               for (int64_t d = 0; d < rank; ++d)
+                 ivs.push_back(linalg::IndexOp::create(nb, l, d));
+               linalg::YieldOp::create(nb, l, body(nb, l, ivs, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+/// `old` combined with `update` by `reduction` (mo element type `element`).
+static Value combine(OpBuilder &b, Location loc, ScatterReduction reduction,
+                     Value old, Value update, Type element) {
+  if (reduction == ScatterReduction::None)
+    return update;
+  bool isFloat = isa<FloatType>(element), isBool = element.isSignlessInteger(1);
+  bool isUnsigned = element.isUnsignedInteger();
+  Value x = loadScalar(b, loc, old, element), y = loadScalar(b, loc, update, element);
+  Value r;
+  switch (reduction) {
+  case ScatterReduction::Add:
+    r = isFloat  ? Value(arith::AddFOp::create(b, loc, x, y))
+        : isBool ? Value(arith::OrIOp::create(b, loc, x, y))
+                 : Value(arith::AddIOp::create(b, loc, x, y));
+    break;
+  case ScatterReduction::Mul:
+    r = isFloat  ? Value(arith::MulFOp::create(b, loc, x, y))
+        : isBool ? Value(arith::AndIOp::create(b, loc, x, y))
+                 : Value(arith::MulIOp::create(b, loc, x, y));
+    break;
+  case ScatterReduction::Max:
+    r = isFloat                 ? Value(arith::MaximumFOp::create(b, loc, x, y))
+        : isUnsigned || isBool ? Value(arith::MaxUIOp::create(b, loc, x, y))
+                                : Value(arith::MaxSIOp::create(b, loc, x, y));
+    break;
+  case ScatterReduction::Min:
+    r = isFloat                 ? Value(arith::MinimumFOp::create(b, loc, x, y))
+        : isUnsigned || isBool ? Value(arith::MinUIOp::create(b, loc, x, y))
+                                : Value(arith::MinSIOp::create(b, loc, x, y));
+    break;
+  case ScatterReduction::None:
+    break;
+  }
+  return storeScalar(b, loc, r);
+}
+
+/// Loops over every element of `updates` carrying `result`; `target` maps
+/// the loop indices to the result coordinates and whether they are valid.
+static Value scatterLoops(
+    OpBuilder &b, Location loc, Value result, Value updates,
+    ScatterReduction reduction, Type element,
+    function_ref<std::pair<SmallVector<Value>, Value>(OpBuilder &, Location,
+                                                      ValueRange)>
+        target) {
+  int64_t rank = cast<RankedTensorType>(updates.getType()).getRank();
+  SmallVector<Value> lbs, ubs, steps;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    lbs.push_back(zero);
+    ubs.push_back(tensor::DimOp::create(b, loc, updates, d));
+    steps.push_back(one);
+  }
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{result},
+      [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange carried) {
+        Value current = carried[0];
+        auto [coords, valid] = target(nb, l, ivs);
+        Value update = tensor::ExtractOp::create(nb, l, updates, ivs);
+        auto write = [&](OpBuilder &wb, Location wl) {
+          Value old = tensor::ExtractOp::create(wb, wl, current, coords);
+          Value value = combine(wb, wl, reduction, old, update, element);
+          return Value(tensor::InsertOp::create(wb, wl, value, current, coords));
+        };
+        if (!valid)
+          return scf::ValueVector{write(nb, l)};
+        auto guard = scf::IfOp::create(
+            nb, l, valid,
+            [&](OpBuilder &tb, Location tl) { scf::YieldOp::create(tb, tl, write(tb, tl)); },
+            [&](OpBuilder &eb, Location el) { scf::YieldOp::create(eb, el, current); });
+        return scf::ValueVector{guard.getResult(0)};
+      });
+  return nest.results[0];
+}
+
+namespace {
+
+struct GatherToLinalg : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    auto type = cast<mo::TensorType>(op.getType());
+    int64_t axis = op.getAxis();
+    int64_t indexRank = cast<RankedTensorType>(indices.getType()).getRank();
+    int64_t rank = type.getRank();
+    SmallVector<SizeHints> hints(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d < axis)
+        hints[d].push_back({input, d});
+      else if (d < axis + indexRank)
+        hints[d].push_back({indices, d - axis});
+      else
+        hints[d].push_back({input, d - indexRank + 1});
+    }
+    FailureOr<Value> init = emptyTensor(rewriter, loc, op, type, hints);
+    if (failed(init))
+      return failure();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < indexRank; ++d)
+      exprs.push_back(getAffineDimExpr(axis + d, ctx));
+    Type indexElement = cast<mo::TensorType>(op.getIndices().getType()).getElementType();
+    Value size = tensor::DimOp::create(rewriter, loc, input, axis);
+    Value readable = nonEmpty(rewriter, loc, input, axis);
+    Value result = generateElements(
+        rewriter, loc, *init, ValueRange{indices},
+        {AffineMap::get(rank, 0, exprs, ctx)},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange args) {
+          Value i = clampIndex(b, l, wrapIndex(b, l, args[0], indexElement, size), size);
+          SmallVector<Value> coords(ivs.take_front(axis));
+          coords.push_back(i);
+          llvm::append_range(coords, ivs.drop_front(axis + indexRank));
+          return guardedExtract(b, l, input, coords, readable);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct GatherNdToLinalg : OpConversionPattern<GatherNdOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherNdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    auto type = cast<mo::TensorType>(op.getType());
+    auto indexType = cast<RankedTensorType>(indices.getType());
+    int64_t batch = op.getBatchDims(), lead = indexType.getRank() - 1;
+    int64_t k = indexType.getShape().back();
+    int64_t rank = type.getRank();
+    SmallVector<SizeHints> hints(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d < lead)
+        hints[d].push_back({indices, d});
+      else
+        hints[d].push_back({input, d - lead + batch + k});
+    }
+    FailureOr<Value> init = emptyTensor(rewriter, loc, op, type, hints);
+    if (failed(init))
+      return failure();
+    Type indexElement = cast<mo::TensorType>(op.getIndices().getType()).getElementType();
+    SmallVector<Value> sizes;
+    Value readable;
+    for (int64_t j = 0; j < k; ++j) {
+      sizes.push_back(tensor::DimOp::create(rewriter, loc, input, batch + j));
+      if (Value ok = nonEmpty(rewriter, loc, input, batch + j))
+        readable = readable ? Value(arith::AndIOp::create(rewriter, loc, readable, ok)) : ok;
+    }
+    Value result = generateElements(
+        rewriter, loc, *init, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
+          SmallVector<Value> at(ivs.take_front(lead));
+          at.push_back(Value());
+          SmallVector<Value> coords(ivs.take_front(batch));
+          for (int64_t j = 0; j < k; ++j) {
+            at.back() = arith::ConstantIndexOp::create(b, l, j);
+            Value raw = tensor::ExtractOp::create(b, l, indices, at);
+            coords.push_back(clampIndex(
+                b, l, wrapIndex(b, l, raw, indexElement, sizes[j]), sizes[j]));
+          }
+          llvm::append_range(coords, ivs.drop_front(lead));
+          return guardedExtract(b, l, input, coords, readable);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ScatterToLoops : OpConversionPattern<ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    int64_t axis = op.getAxis();
+    Type element = cast<mo::TensorType>(op.getType()).getElementType();
+    Type indexElement = cast<mo::TensorType>(op.getIndices().getType()).getElementType();
+    Value size = tensor::DimOp::create(rewriter, loc, input, axis);
+    Value result = scatterLoops(
+        rewriter, loc, input, adaptor.getUpdates(), op.getReduction(), element,
+        [&](OpBuilder &b, Location l, ValueRange ivs) {
+          Value raw = tensor::ExtractOp::create(b, l, indices, ivs);
+          Value i = wrapIndex(b, l, raw, indexElement, size);
+          SmallVector<Value> coords(ivs);
+          coords[axis] = i;
+          return std::make_pair(coords, inRange(b, l, i, size));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ScatterNdToLoops : OpConversionPattern<ScatterNdOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterNdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    auto indexType = cast<RankedTensorType>(indices.getType());
+    int64_t lead = indexType.getRank() - 1, k = indexType.getShape().back();
+    Type element = cast<mo::TensorType>(op.getType()).getElementType();
+    Type indexElement = cast<mo::TensorType>(op.getIndices().getType()).getElementType();
+    SmallVector<Value> sizes;
+    for (int64_t j = 0; j < k; ++j)
+      sizes.push_back(tensor::DimOp::create(rewriter, loc, input, j));
+    Value result = scatterLoops(
+        rewriter, loc, input, adaptor.getUpdates(), op.getReduction(), element,
+        [&](OpBuilder &b, Location l, ValueRange ivs) {
+          SmallVector<Value> at(ivs.take_front(lead));
+          at.push_back(Value());
+          SmallVector<Value> coords;
+          Value valid;
+          for (int64_t j = 0; j < k; ++j) {
+            at.back() = arith::ConstantIndexOp::create(b, l, j);
+            Value raw = tensor::ExtractOp::create(b, l, indices, at);
+            Value i = wrapIndex(b, l, raw, indexElement, sizes[j]);
+            Value ok = inRange(b, l, i, sizes[j]);
+            valid = valid ? Value(arith::AndIOp::create(b, l, valid, ok)) : ok;
+            coords.push_back(i);
+          }
+          llvm::append_range(coords, ivs.drop_front(lead));
+          return std::make_pair(coords, valid);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Whether `x` sorts before `y`: greater first (largest) or smaller first,
+/// NaN as the largest value.
+static Value sortsBefore(OpBuilder &b, Location loc, Value x, Value y,
+                         Type element, bool largest) {
+  if (largest)
+    return scalar::isBetter(b, loc, x, y, element, true);
+  if (!isa<FloatType>(element))
+    return scalar::isBetter(b, loc, x, y, element, false);
+  Value less = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
+  Value yNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y, y);
+  Value xNumber = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, x, x);
+  return arith::OrIOp::create(b, loc, less,
+                              arith::AndIOp::create(b, loc, yNan, xNumber));
+}
+
+struct TopKToLoops : OpConversionPattern<TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto valuesType = cast<mo::TensorType>(op.getValues().getType());
+    auto indicesType = cast<mo::TensorType>(op.getIndices().getType());
+    Type element = valuesType.getElementType();
+    int64_t rank = inType.getRank(), k = op.getK();
+    int64_t n = inType.getShape().back();
+    SmallVector<SizeHints> hints(rank);
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      hints[d].push_back({input, d});
+    FailureOr<Value> values = emptyTensor(rewriter, loc, op, valuesType, hints);
+    FailureOr<Value> indices = emptyTensor(rewriter, loc, op, indicesType, hints);
+    if (failed(values) || failed(indices))
+      return failure();
+    if (k == 0) {
+      rewriter.replaceOp(op, {*values, *indices});
+      return success();
+    }
+    // Rows: [rows, n] views (a rank-1 input is one row).
+    auto rows = [&](Value v) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      if (rank == 1)
+        return tensor::ExpandShapeOp::create(
+            rewriter, loc, RankedTensorType::get({1, t.getDimSize(0)}, t.getElementType()),
+            v, ArrayRef<ReassociationIndices>{{0, 1}});
+      if (rank == 2)
+        return v;
+      ReassociationIndices outer;
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        outer.push_back(d);
+      return tensor::CollapseShapeOp::create(
+          rewriter, loc, v, ArrayRef<ReassociationIndices>{outer, {rank - 1}});
+    };
+    Value in = rows(input), vals = rows(*values), idxs = rows(*indices);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value kv = arith::ConstantIndexOp::create(rewriter, loc, k);
+    Value lastSlot = arith::ConstantIndexOp::create(rewriter, loc, k - 1);
+    Value count = tensor::DimOp::create(rewriter, loc, in, 0);
+    Value width = arith::ConstantIndexOp::create(rewriter, loc, n);
+    bool largest = op.getLargest();
+    Type i64 = rewriter.getI64Type();
+
+    auto rowLoop = scf::ForOp::create(
+        rewriter, loc, zero, count, one, ValueRange{vals, idxs},
+        [&](OpBuilder &b, Location l, Value row, ValueRange rowArgs) {
+          auto colLoop = scf::ForOp::create(
+              b, l, zero, width, one, rowArgs,
+              [&](OpBuilder &cb, Location cl, Value j, ValueRange args) {
+                Value v = args[0], ix = args[1];
+                Value x = tensor::ExtractOp::create(cb, cl, in, ValueRange{row, j});
+                Value filled = arith::MinSIOp::create(cb, cl, j, kv);
+                Value notFull =
+                    arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt, filled, kv);
+                Value worst = tensor::ExtractOp::create(cb, cl, v, ValueRange{row, lastSlot});
+                Value enters = arith::OrIOp::create(
+                    cb, cl, notFull, sortsBefore(cb, cl, x, worst, element, largest));
+                auto insert = scf::IfOp::create(
+                    cb, cl, enters,
+                    [&](OpBuilder &tb, Location tl) {
+                      // Its slot: after every kept value it does not beat.
+                      auto scan = scf::ForOp::create(
+                          tb, tl, zero, filled, one, ValueRange{zero},
+                          [&](OpBuilder &sb, Location sl, Value q, ValueRange p) {
+                            Value kept = tensor::ExtractOp::create(sb, sl, v, ValueRange{row, q});
+                            Value stays = arith::XOrIOp::create(
+                                sb, sl, sortsBefore(sb, sl, x, kept, element, largest),
+                                arith::ConstantIntOp::create(sb, sl, 1, 1));
+                            Value next = arith::AddIOp::create(
+                                sb, sl, p[0], arith::IndexCastOp::create(
+                                                  sb, sl, sb.getIndexType(),
+                                                  arith::ExtUIOp::create(sb, sl, i64, stays)));
+                            scf::YieldOp::create(sb, sl, next);
+                          });
+                      Value slot = scan.getResult(0);
+                      // Shift [slot, last) one down (the worst falls off when full).
+                      Value last = arith::MinSIOp::create(tb, tl, filled, lastSlot);
+                      Value moves = arith::SubIOp::create(tb, tl, last, slot);
+                      auto shift = scf::ForOp::create(
+                          tb, tl, zero, moves, one, ValueRange{v, ix},
+                          [&](OpBuilder &mb, Location ml, Value t, ValueRange s) {
+                            Value to = arith::SubIOp::create(mb, ml, last, t);
+                            Value from = arith::SubIOp::create(mb, ml, to, one);
+                            SmallVector<Value> moved;
+                            for (Value buf : s) {
+                              Value e = tensor::ExtractOp::create(mb, ml, buf, ValueRange{row, from});
+                              moved.push_back(tensor::InsertOp::create(mb, ml, e, buf,
+                                                                       ValueRange{row, to}));
+                            }
+                            scf::YieldOp::create(mb, ml, moved);
+                          });
+                      Value at = arith::IndexCastOp::create(tb, tl, i64, j);
+                      Value nv = tensor::InsertOp::create(tb, tl, x, shift.getResult(0),
+                                                          ValueRange{row, slot});
+                      Value ni = tensor::InsertOp::create(tb, tl, at, shift.getResult(1),
+                                                          ValueRange{row, slot});
+                      scf::YieldOp::create(tb, tl, ValueRange{nv, ni});
+                    },
+                    [&](OpBuilder &eb, Location el) {
+                      scf::YieldOp::create(eb, el, ValueRange{v, ix});
+                    });
+                scf::YieldOp::create(cb, cl, insert.getResults());
+              });
+          scf::YieldOp::create(b, l, colLoop.getResults());
+        });
+    auto back = [&](Value v, Value like) -> Value {
+      auto t = cast<RankedTensorType>(like.getType());
+      if (rank == 2)
+        return v;
+      if (rank == 1)
+        return tensor::CollapseShapeOp::create(rewriter, loc, t, v,
+                                               ArrayRef<ReassociationIndices>{{0, 1}});
+      ReassociationIndices outer;
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        outer.push_back(d);
+      SmallVector<OpFoldResult> shape = tensor::getMixedSizes(rewriter, loc, like);
+      return tensor::ExpandShapeOp::create(rewriter, loc, t, v,
+                                           ArrayRef<ReassociationIndices>{outer, {rank - 1}},
+                                           shape);
+    };
+    rewriter.replaceOp(op, {back(rowLoop.getResult(0), *values),
+                            back(rowLoop.getResult(1), *indices)});
+    return success();
+  }
+};
+
+} // namespace
+
+void mo::populateMoIndexToLinalgPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns) {
+  patterns.add<GatherToLinalg, GatherNdToLinalg, ScatterToLoops, ScatterNdToLoops,
+               TopKToLoops>(converter, patterns.getContext());
+}

@@ -1,0 +1,140 @@
+//===- MoIndex.td - gathers, scatters and top-k -------------*- tablegen -*-===//
+//
+// Indices are integer tensors of any width and signedness. A negative index
+// counts from the end (numpy, MAX). What is still out of range after that
+// is defined, never an out-of-bounds access: a gather clamps it to the
+// nearest valid index (JAX's default) and a scatter drops that update (as
+// JAX's scatters do).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MO_INDEX_TD
+#define MO_INDEX_TD
+
+include "Mo/MoElementwise.td"
+
+defvar Mo_IndexTensor = Mo_OperandOfKinds<["signed", "unsigned"]>.T;
+
+def Mo_GatherOp : Mo_Op<"gather", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Takes slices of a tensor at indices along an axis (numpy's take)";
+  let description = [{
+    `result[a..., i..., b...] = input[a..., indices[i...], b...]` with `a`
+    the dims before `axis`: the result is `input.shape[:axis] +
+    indices.shape + input.shape[axis + 1:]`.
+
+    ```mlir
+    %y = mo.gather(%table, %ids) {axis = 0 : i64} : (!mo.tensor<[vocab, 64], f32>,
+        !mo.tensor<[batch, seq], si64>) -> !mo.tensor<[batch, seq, 64], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input, Mo_IndexTensor:$indices, I64Attr:$axis);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    `(` $input `,` $indices `)` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Mo_GatherNdOp : Mo_Op<"gather_nd", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Takes slices of a tensor at N-dimensional indices (TF's gather_nd)";
+  let description = [{
+    `indices` is `[B..., I..., K]` (static `K`): each of its `K`-vectors
+    indexes the `K` dims of `input` after its `batch_dims` leading ones
+    (`B...`, shared with `indices`). The result is `B... + I... +
+    input.shape[batch_dims + K:]`.
+
+    ```mlir
+    %y = mo.gather_nd(%x, %i) {batch_dims = 0 : i64} : (!mo.tensor<[4, 5, 6], f32>,
+        !mo.tensor<[3, 2], si64>) -> !mo.tensor<[3, 6], f32>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input, Mo_IndexTensor:$indices,
+                       I64Attr:$batch_dims);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    `(` $input `,` $indices `)` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Mo_ScatterReduction : I32EnumAttr<"ScatterReduction",
+    "how a scatter combines an update with what is there", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Add", 1, "add">,
+    I32EnumAttrCase<"Mul", 2, "mul">,
+    I32EnumAttrCase<"Max", 3, "max">,
+    I32EnumAttrCase<"Min", 4, "min">]> {
+  let cppNamespace = "::mlir::mo";
+  let genSpecializedAttr = 0;
+}
+def Mo_ScatterReductionAttr : EnumAttr<Mo_Dialect, Mo_ScatterReduction, "reduction">;
+
+def Mo_ScatterOp : Mo_Op<"scatter", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Writes updates into a copy of a tensor at indices along an axis";
+  let description = [{
+    ONNX ScatterElements: `indices` has the shape of `updates` (rank of
+    `input`, no dim larger than `input`'s); update `u` at position `p` goes
+    to `p` with dim `axis` replaced by `indices[p]`, combined with what is
+    there by `reduction` (`none` replaces; with repeated indices the last
+    update wins). Updates are applied in row-major order.
+
+    ```mlir
+    %y = mo.scatter add(%x, %u, %i) {axis = 1 : i64} : (!mo.tensor<[2, 5], f32>,
+        !mo.tensor<[2, 3], f32>, !mo.tensor<[2, 3], si64>) -> !mo.tensor<[2, 5], f32>
+    ```
+  }];
+  let arguments = (ins Mo_ScatterReductionAttr:$reduction, Mo_AnyTensor:$input,
+                       Mo_AnyTensor:$updates, Mo_IndexTensor:$indices, I64Attr:$axis);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $reduction `(` $input `,` $updates `,` $indices `)` attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Mo_ScatterNdOp : Mo_Op<"scatter_nd", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Writes slices into a copy of a tensor at N-dimensional indices";
+  let description = [{
+    ONNX ScatterND: `indices` is `[I..., K]` (static `K`), `updates` `I... +
+    input.shape[K:]`; each `K`-vector names the slice of `input` its update
+    slice combines into (`reduction` as for mo.scatter).
+
+    ```mlir
+    %y = mo.scatter_nd none(%x, %u, %i) : (!mo.tensor<[4, 3], f32>,
+        !mo.tensor<[2, 3], f32>, !mo.tensor<[2, 1], si64>) -> !mo.tensor<[4, 3], f32>
+    ```
+  }];
+  let arguments = (ins Mo_ScatterReductionAttr:$reduction, Mo_AnyTensor:$input,
+                       Mo_AnyTensor:$updates, Mo_IndexTensor:$indices);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $reduction `(` $input `,` $updates `,` $indices `)` attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Mo_TopKOp : Mo_Op<"top_k", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "The k largest (or smallest) elements of the last dim, in order";
+  let description = [{
+    Values and their `si64` indices along the last dim, best first: the
+    largest with `largest`, else the smallest. Ties keep index order (a
+    stable sort); NaN counts as larger than every number, as in torch. `k`
+    is at most the last dim's (static) size.
+
+    ```mlir
+    %v, %i = mo.top_k(%x) {k = 2 : i64, largest = true} : (!mo.tensor<[n, 8], f32>)
+        -> (!mo.tensor<[n, 2], f32>, !mo.tensor<[n, 2], si64>)
+    ```
+  }];
+  let arguments = (ins Mo_OperandOfKinds<Mo_Numeric>.T:$input, I64Attr:$k,
+                       BoolAttr:$largest);
+  let results = (outs Mo_AnyTensor:$values, Mo_AnyTensor:$indices);
+  let assemblyFormat = [{
+    `(` $input `)` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+#endif // MO_INDEX_TD

@@ -1,0 +1,246 @@
+"""Gathers, scatters and sorting (MAX's ``gather``, ``scatter*``, ``top_k``,
+...), re-exported by ``mo.graph.ops``.
+
+Indices are integer tensors (or Python/numpy integers, checked against the
+dims they index when the op is built). A negative index counts from the end.
+At run time an index still out of range is never read or written out of
+bounds: gathers clamp it to the nearest valid index (JAX's default) and
+scatters drop that update.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from mo.dtype import DType
+from mo.graph.dim import Dim
+from mo.graph.graph import TensorValue
+from mo.graph.ops import (
+    _axis,
+    _graph_of,
+    _mo,
+    as_tensor_value,
+    broadcast_to,
+    build,
+    cast,
+    cumsum,
+    op_error,
+    permute,
+    reshape,
+    where,
+)
+
+
+def _indices(name: str, indices: Any, sizes: list[Dim], inputs: list,
+             last_is_vector: bool = False) -> TensorValue:
+    """``indices`` as an integer tensor; literal indices are range-checked
+    against ``sizes`` (per component of the last dim when ``last_is_vector``)."""
+    if not isinstance(indices, TensorValue) and not hasattr(indices, "_graph_value"):
+        array = np.asarray(indices)
+        if array.dtype.kind not in "iu":
+            raise op_error(name, inputs, f"indices must be integers, got {array.dtype}")
+        columns = array.reshape(-1, array.shape[-1]).T if last_is_vector and array.ndim else \
+            [array.reshape(-1)] * len(sizes)
+        for size, column in zip(sizes, columns):
+            if not size.is_static:
+                continue
+            bad = column[(column < -int(size)) | (column >= int(size))]
+            if len(bad):
+                raise op_error(name, inputs, f"index {bad[0]} is out of range for a dim of "
+                                             f"size {int(size)}")
+        with _graph_of(*(v for v in inputs if isinstance(v, TensorValue))):
+            return as_tensor_value(array.astype(np.int64))
+    indices = as_tensor_value(indices)
+    if not indices.dtype.is_integral or indices.dtype is DType.bool:
+        raise op_error(name, inputs, f"indices must be an integer tensor, got "
+                                     f"{indices.dtype.name}")
+    return indices
+
+
+def gather(input: Any, indices: Any, axis: int) -> TensorValue:  # noqa: A002
+    """``input`` indexed by ``indices`` along ``axis`` (``numpy.take``): the
+    result is ``input.shape[:axis] + indices.shape + input.shape[axis+1:]``."""
+    x = as_tensor_value(input)
+    inputs = [x, indices, axis]
+    axis = _axis("gather", x, axis, inputs)
+    idx = _indices("gather", indices, [x.shape[axis]], inputs)
+    return build("gather", inputs, x.graph, lambda: _mo().GatherOp(
+        x._value, idx._value, _i64(axis)), verify=True)
+
+
+def gather_nd(input: Any, indices: Any, batch_dims: int = 0) -> TensorValue:  # noqa: A002
+    """``input`` indexed by the ``K``-vectors in the last dim of ``indices``
+    (TensorFlow's ``gather_nd``): ``indices`` is ``[B..., I..., K]`` with the
+    ``batch_dims`` leading dims ``B`` shared with ``input``; the result is
+    ``B + I + input.shape[batch_dims + K:]``."""
+    x = as_tensor_value(input)
+    inputs = [x, indices, batch_dims]
+    idx = _indices("gather_nd", indices, list(x.shape[batch_dims:]), inputs, True)
+    return build("gather_nd", inputs, x.graph, lambda: _mo().GatherNdOp(
+        x._value, idx._value, _i64(int(batch_dims))), verify=True)
+
+
+def _i64(value: int):
+    from mo._mlir import ir
+
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+
+
+def _reduction_attr(reduction: str):
+    from mo._mlir import ir
+
+    return ir.Attribute.parse(f"#mo<reduction {reduction}>")
+
+
+def _scatter(name: str, reduction: str, input: Any, updates: Any, indices: Any,  # noqa: A002
+             axis: int) -> TensorValue:
+    x = as_tensor_value(input)
+    inputs = [x, updates, indices, axis]
+    axis = _axis(name, x, axis, inputs)
+    with x.graph:
+        u = cast(as_tensor_value(updates, dtype=x.dtype), x.dtype)
+    idx = _indices(name, indices, [x.shape[axis]], inputs)
+    return build(name, inputs, x.graph, lambda: _mo().ScatterOp(
+        _reduction_attr(reduction), x._value, u._value, idx._value, _i64(axis)), verify=True)
+
+
+def _scatter_nd(name: str, reduction: str, input: Any, updates: Any,  # noqa: A002
+                indices: Any) -> TensorValue:
+    x = as_tensor_value(input)
+    inputs = [x, updates, indices]
+    with x.graph:
+        u = cast(as_tensor_value(updates, dtype=x.dtype), x.dtype)
+    idx = _indices(name, indices, list(x.shape), inputs, True)
+    return build(name, inputs, x.graph, lambda: _mo().ScatterNdOp(
+        _reduction_attr(reduction), x._value, u._value, idx._value), verify=True)
+
+
+def scatter(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+    """A copy of ``input`` with ``updates`` written at ``indices`` along
+    ``axis`` (ONNX ``ScatterElements``, torch's ``scatter``): ``indices`` has
+    ``updates``' shape; with repeated indices the last update wins."""
+    return _scatter("scatter", "none", input, updates, indices, axis)
+
+
+def scatter_add(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+    """``scatter`` accumulating: repeated indices add up."""
+    return _scatter("scatter_add", "add", input, updates, indices, axis)
+
+
+def scatter_mul(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+    """``scatter`` multiplying into ``input``."""
+    return _scatter("scatter_mul", "mul", input, updates, indices, axis)
+
+
+def scatter_max(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+    """``scatter`` keeping the maximum of ``input`` and the updates."""
+    return _scatter("scatter_max", "max", input, updates, indices, axis)
+
+
+def scatter_min(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+    """``scatter`` keeping the minimum of ``input`` and the updates."""
+    return _scatter("scatter_min", "min", input, updates, indices, axis)
+
+
+def scatter_nd(input: Any, updates: Any, indices: Any) -> TensorValue:  # noqa: A002
+    """A copy of ``input`` with slices of ``updates`` written at the
+    ``K``-vectors of ``indices`` (ONNX ``ScatterND``): ``indices`` is ``[I...,
+    K]``, ``updates`` ``I + input.shape[K:]``."""
+    return _scatter_nd("scatter_nd", "none", input, updates, indices)
+
+
+def scatter_nd_add(input: Any, updates: Any, indices: Any) -> TensorValue:  # noqa: A002
+    """``scatter_nd`` accumulating: repeated indices add up."""
+    return _scatter_nd("scatter_nd_add", "add", input, updates, indices)
+
+
+def scatter_nd_mul(input: Any, updates: Any, indices: Any) -> TensorValue:  # noqa: A002
+    """``scatter_nd`` multiplying into ``input``."""
+    return _scatter_nd("scatter_nd_mul", "mul", input, updates, indices)
+
+
+def scatter_nd_max(input: Any, updates: Any, indices: Any) -> TensorValue:  # noqa: A002
+    """``scatter_nd`` keeping the maximum."""
+    return _scatter_nd("scatter_nd_max", "max", input, updates, indices)
+
+
+def scatter_nd_min(input: Any, updates: Any, indices: Any) -> TensorValue:  # noqa: A002
+    """``scatter_nd`` keeping the minimum."""
+    return _scatter_nd("scatter_nd_min", "min", input, updates, indices)
+
+
+def masked_scatter(input: Any, mask: Any, updates: Any,  # noqa: A002
+                   out_dim: Any = None) -> TensorValue:
+    """A copy of ``input`` whose elements where ``mask`` (broadcast to
+    ``input``) is true are, in row-major order, the elements of ``updates``
+    (torch's ``masked_scatter``). Surplus updates are ignored; if there are
+    fewer updates than true elements, the last one repeats (never an
+    out-of-bounds read). ``out_dim``, MAX's name for the count, is accepted
+    and unused: the result has ``input``'s shape."""
+    x = as_tensor_value(input)
+    inputs = [x, mask, updates]
+    with x.graph:
+        m = as_tensor_value(mask)
+        if m.dtype is not DType.bool:
+            raise op_error("masked_scatter", inputs, f"mask must be bool, got {m.dtype.name}")
+        u = as_tensor_value(updates, dtype=x.dtype)
+        if u.dtype != x.dtype:
+            raise op_error("masked_scatter", inputs, f"updates must be {x.dtype.name}, got "
+                                                     f"{u.dtype.name}")
+        flat_mask = reshape(broadcast_to(m, x.shape), [-1])
+        # Position of each true element among the true ones.
+        slot = cumsum(cast(flat_mask, DType.int64), axis=0, exclusive=True)
+        taken = gather(reshape(u, [-1]), slot, axis=0)
+        return reshape(where(flat_mask, taken, reshape(x, [-1])), x.shape)
+
+
+def _top_k(name: str, input: Any, k: int, axis: int, largest: bool) -> list[TensorValue]:
+    from mo._mlir import ir
+
+    x = as_tensor_value(input)
+    inputs = [x, k, axis]
+    if x.rank == 0:
+        raise op_error(name, inputs, f"{name} needs a tensor of rank >= 1")
+    axis = _axis(name, x, axis, inputs)
+    size = x.shape[axis]
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not size.is_static \
+            or not 0 <= k <= int(size):
+        raise op_error(name, inputs, f"k must be an int in [0, {size}] (a static dim), "
+                                     f"got {k!r}")
+    if x.dtype is DType.bool:
+        raise op_error(name, inputs, f"{name} is defined on numeric tensors, got bool")
+    last = x.rank - 1
+    perm = list(range(x.rank))
+    perm[axis], perm[last] = perm[last], perm[axis]
+    moved = permute(x, perm) if axis != last else x
+    values, indices = build(name, inputs, x.graph, lambda: _mo().TopKOp(
+        moved._value, _i64(int(k)), ir.BoolAttr.get(largest)), verify=True)
+    if axis != last:
+        values, indices = permute(values, perm), permute(indices, perm)
+    return [values, indices]
+
+
+def top_k(input: Any, k: int, axis: int = -1) -> list[TensorValue]:  # noqa: A002
+    """The ``k`` largest elements along ``axis`` and their int64 indices,
+    largest first (ties in index order; NaN counts as the largest, as in
+    torch). The axis must have a static size."""
+    return _top_k("top_k", input, k, axis, True)
+
+
+def bottom_k(input: Any, k: int, axis: int = -1) -> list[TensorValue]:  # noqa: A002
+    """The ``k`` smallest elements along ``axis`` and their indices, smallest
+    first (NaN last)."""
+    return _top_k("bottom_k", input, k, axis, False)
+
+
+def argsort(x: Any, ascending: bool = True) -> TensorValue:
+    """The int64 indices that sort a rank-1 tensor (MAX's ``argsort``; stable,
+    NaN last when ascending); its size must be static."""
+    v = as_tensor_value(x)
+    if v.rank != 1:
+        raise op_error("argsort", [v], f"argsort takes a rank-1 tensor, got rank {v.rank}")
+    return _top_k("argsort", v, int(v.shape[0]) if v.shape[0].is_static else -1, 0,
+                  not ascending)[1]
