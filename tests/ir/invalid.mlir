@@ -436,9 +436,9 @@ mo.graph @f(%x: !mo.tensor<[8, 4], f32>) {
 
 // -----
 
-// A slice's steps are positive.
+// A slice's steps are non-zero.
 mo.graph @f(%x: !mo.tensor<[8, 4], f32>) {
-  // expected-error @+1 {{'mo.slice' op dim 1: start must be >= 0 and step >= 1, got start 0 step 0}}
+  // expected-error @+1 {{'mo.slice' op dim 1: start must be >= 0 and step non-zero, got start 0 step 0}}
   %y = mo.slice %x {starts = array<i64: 0, 0>, steps = array<i64: 1, 0>} : !mo.tensor<[8, 4], f32> -> !mo.tensor<[8, 4], f32>
   mo.output
 }
@@ -447,7 +447,7 @@ mo.graph @f(%x: !mo.tensor<[8, 4], f32>) {
 
 // A slice's starts are non-negative (no Python-style negative indices in IR).
 mo.graph @f(%x: !mo.tensor<[8, 4], f32>) {
-  // expected-error @+1 {{'mo.slice' op dim 0: start must be >= 0 and step >= 1, got start -1 step 1}}
+  // expected-error @+1 {{'mo.slice' op dim 0: start must be >= 0 and step non-zero, got start -1 step 1}}
   %y = mo.slice %x {starts = array<i64: -1, 0>, steps = array<i64: 1, 1>} : !mo.tensor<[8, 4], f32> -> !mo.tensor<[1, 4], f32>
   mo.output
 }
@@ -1180,5 +1180,32 @@ mo.graph @top_k_k(%x: !mo.tensor<[3], f32>) {
   // expected-error @+2 {{k = 4 must be in [0, the last dim], a static size, got [3]}}
   // expected-error @+1 {{'mo.top_k' op failed to infer returned types}}
   %v, %i = mo.top_k(%x) {k = 4 : i64, largest = true} : (!mo.tensor<[3], f32>) -> (!mo.tensor<[4], f32>, !mo.tensor<[4], si64>)
+  mo.output
+}
+
+// -----
+
+// A negative step walks down a static dim from its start.
+mo.graph @slice_reverse_symbolic<n>(%x: !mo.tensor<[n], f32>) {
+  // expected-error @+1 {{'mo.slice' op dim 0: a negative step needs a static dim}}
+  %y = mo.slice %x {starts = array<i64: 3>, steps = array<i64: -1>} : !mo.tensor<[n], f32> -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// A reversed window stays inside the dim.
+mo.graph @slice_reverse_window(%x: !mo.tensor<[4], f32>) {
+  // expected-error @+1 {{'mo.slice' op dim 0: window of 3 elements from 1 step -1 exceeds size 4}}
+  %y = mo.slice %x {starts = array<i64: 1>, steps = array<i64: -1>} : !mo.tensor<[4], f32> -> !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+// A buffer store's steps are positive.
+mo.graph @store_reverse(%v: !mo.tensor<[2], f32>, %b: !mo.buffer<[4], f32>) {
+  // expected-error @+1 {{'mo.mutable.store' op dim 0: start must be >= 0 and step >= 1, got start 3 step -1}}
+  mo.mutable.store %v, %b {starts = array<i64: 3>, steps = array<i64: -1>} : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
   mo.output
 }

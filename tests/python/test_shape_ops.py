@@ -136,8 +136,40 @@ def test_pad_errors():
         F.pad(x, [1, 1])
     with pytest.raises(ValueError, match="dim 0: paddings must be >= 0, got low -1 high 0"):
         F.pad(x, [-1, 0, 0, 0])
-    with pytest.raises(NotImplementedError, match="mode 'reflect' is not supported yet"):
-        F.pad(x, [1, 1, 1, 1], mode="reflect")
+    with pytest.raises(ValueError, match="mode must be 'constant', 'reflect' or 'edge', got 'wrap'"):
+        F.pad(x, [1, 1, 1, 1], mode="wrap")
+    with pytest.raises(ValueError, match=r"reflect padding \(2, 0\) of dim 1 must be smaller than "
+                                         r"its size 2"):
+        F.pad(x, [0, 0, 2, 0], mode="reflect")
+    with pytest.raises(ValueError, match=r"paddings must be >= 0, got \[0, -1, 0, 0\]"):
+        F.pad(x, [0, -1, 0, 0], mode="edge")
+
+
+@pytest.mark.parametrize("mode,numpy_mode", [("reflect", "reflect"), ("edge", "edge")])
+@pytest.mark.parametrize("paddings", [[1, 2, 0, 3], [0, 0, 3, 1], [2, 2, 2, 2]])
+def test_pad_reflect_and_edge(mode, numpy_mode, paddings):
+    x = arange(4, 5)
+    pairs = ((paddings[0], paddings[1]), (paddings[2], paddings[3]))
+    np.testing.assert_array_equal(F.pad(Tensor(x), paddings, mode=mode).to_numpy(),
+                                  np.pad(x, pairs, mode=numpy_mode))
+    # Symbolic dims: the same gathers, sized at run time.
+    run = compilation.compile(lambda t: F.pad(t, paddings, mode=mode))(tl(["n", "m"]))
+    y = arange(6, 4)
+    np.testing.assert_array_equal(run(y).to_numpy(), np.pad(y, pairs, mode=numpy_mode))
+
+
+@pytest.mark.parametrize("index", [np.s_[::-1], np.s_[5:1:-2], np.s_[::-3, 1], np.s_[-1:-9:-1, ::-1],
+                                   np.s_[2:5:-1], np.s_[::2, ::-2]])
+def test_negative_step_slices(index):
+    x = arange(7, 4)
+    np.testing.assert_array_equal(Tensor(x)[index].to_numpy(), x[index])
+    run = compilation.compile(lambda t: t[index])(tl([7, 4]))
+    np.testing.assert_array_equal(run(x).to_numpy(), x[index])
+
+
+def test_negative_step_on_a_symbolic_dim_is_an_error():
+    with pytest.raises(IndexError, match="slicing a symbolic dim"):
+        compilation.compile(lambda t: t[::-1])(tl(["n"]))
 
 
 @pytest.mark.parametrize("reps", [(2, 3), (1, 1), (3, 1), (0, 2)])

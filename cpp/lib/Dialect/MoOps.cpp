@@ -428,19 +428,21 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
   return {};
 }
 
-/// Checks a window (starts, steps, result dims) against a source's dims.
+/// Checks a window (starts, steps, result dims) against a source's dims; a
+/// negative step (`reverse`, slices only) walks down from its start.
 static LogicalResult verifyWindow(Operation *op, ArrayRef<Attribute> source,
                                   ArrayRef<Attribute> window,
                                   ArrayRef<int64_t> starts,
-                                  ArrayRef<int64_t> steps) {
+                                  ArrayRef<int64_t> steps, bool reverse) {
   if (starts.size() != source.size() || steps.size() != source.size())
     return op->emitOpError("needs one start and one step per dim (")
            << source.size() << ")";
   for (auto [i, start, step, sdim, wdim] :
        llvm::enumerate(starts, steps, source, window)) {
-    if (start < 0 || step < 1)
+    if (start < 0 || step == 0 || (step < 0 && !reverse))
       return op->emitOpError("dim ")
-             << i << ": start must be >= 0 and step >= 1, got start " << start
+             << i << ": start must be >= 0 and step "
+             << (reverse ? "non-zero" : ">= 1") << ", got start " << start
              << " step " << step;
     int64_t size = getStaticDimSize(sdim), count = getStaticDimSize(wdim);
     if (count == ShapedType::kDynamic) {
@@ -450,10 +452,13 @@ static LogicalResult verifyWindow(Operation *op, ArrayRef<Attribute> source,
                << i << ": a symbolic window must be the whole dim";
       continue;
     }
+    if (step < 0 && size == ShapedType::kDynamic)
+      return op->emitOpError("dim ") << i << ": a negative step needs a static dim";
     int64_t last;
     if (size != ShapedType::kDynamic && count > 0 &&
         (llvm::MulOverflow(count - 1, step, last) ||
-         llvm::AddOverflow(last, start, last) || last >= size))
+         llvm::AddOverflow(last, start, last) || last >= size || last < 0 ||
+         start >= size))
       return op->emitOpError("dim ") << i << ": window of " << count
                                      << " elements from " << start << " step "
                                      << step << " exceeds size " << size;
@@ -468,8 +473,8 @@ LogicalResult SliceOp::verify() {
       in.getDevice() != out.getDevice() || in.getRank() != out.getRank())
     return emitOpError("must keep the rank, element type and device, got ")
            << in << " -> " << out;
-  return verifyWindow(*this, in.getDims(), out.getDims(), getStarts(),
-                      getSteps());
+  return verifyWindow(*this, in.getDims(), out.getDims(), getStarts(), getSteps(),
+                      /*reverse=*/true);
 }
 
 LogicalResult BroadcastToOp::verify() {
@@ -554,7 +559,7 @@ LogicalResult MutableStoreOp::verify() {
     return emitOpError("needs one start and one step per buffer dim (")
            << buffer.getRank() << ")";
   return verifyWindow(*this, buffer.getDims(), value.getDims(), *getStarts(),
-                      *getSteps());
+                      *getSteps(), /*reverse=*/false);
 }
 
 //===----------------------------------------------------------------------===//

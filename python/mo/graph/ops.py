@@ -588,18 +588,43 @@ def outer(lhs: Any, rhs: Any) -> TensorValue:
 def pad(input: Any, paddings: Iterable[int], mode: str = "constant",  # noqa: A002
         value: Any = 0) -> TensorValue:
     """``input`` padded along every dim (MAX's ``pad``): ``paddings`` is
-    ``[low_0, high_0, low_1, high_1, ...]``; ``mode="constant"`` fills with
-    ``value``."""
+    ``[low_0, high_0, low_1, high_1, ...]``. ``mode="constant"`` fills with
+    ``value``; ``"reflect"`` mirrors the elements next to the edge (the edge
+    itself excluded: numpy's and torch's ``reflect``, paddings smaller than
+    the dim); ``"edge"`` repeats the edge element (numpy's ``edge``, torch's
+    ``replicate``)."""
     from mo._mlir import ir
 
     x = as_tensor_value(input)
     flat = [int(p) for p in paddings]
     inputs = [x, flat]
-    if mode != "constant":
-        raise NotImplementedError(f"pad: mode {mode!r} is not supported yet (only 'constant')")
+    if mode not in ("constant", "reflect", "edge"):
+        raise op_error("pad", inputs, f"mode must be 'constant', 'reflect' or 'edge', got "
+                                      f"{mode!r}")
     if len(flat) != 2 * x.rank:
         raise op_error("pad", inputs, f"paddings needs 2 entries per dim ({2 * x.rank}), got "
                                       f"{len(flat)}")
+    if mode != "constant":
+        if builtins.min(flat, default=0) < 0:
+            raise op_error("pad", inputs, f"paddings must be >= 0, got {flat}")
+        from mo.graph._indexing import gather
+
+        # Per dim, the rows before and after are gathers of rows near the edge.
+        for axis, (lo, hi) in enumerate(zip(flat[0::2], flat[1::2])):
+            if lo == hi == 0:
+                continue
+            size = x.shape[axis]
+            if mode == "reflect" and size.is_static and builtins.max(lo, hi) >= int(size):
+                raise op_error("pad", inputs, f"reflect padding ({lo}, {hi}) of dim {axis} must "
+                                              f"be smaller than its size {int(size)}")
+            before = list(range(lo, 0, -1)) if mode == "reflect" else [0] * lo
+            after = list(range(-2, -hi - 2, -1)) if mode == "reflect" else [-1] * hi
+            parts = [gather(x, before, axis)] if lo else []
+            parts.append(x)
+            if hi:
+                parts.append(gather(x, after, axis))
+            x = concat(parts, axis)
+        return x
     with x.graph:
         fill = cast(as_tensor_value(value), x.dtype) if _is_tensorish(value) else \
             constant(np.array(value, x.dtype.to_numpy()), x.dtype, x.device)
@@ -801,16 +826,20 @@ def _window(buffer: Value, index: Any) -> tuple[list[int], list[int], list[Dim]]
         if not isinstance(item, slice):
             raise TypeError(f"indices must be ints and slices, got {type(item).__name__}")
         if isinstance(dim, StaticDim):
+            if item.step == 0:
+                raise IndexError("slice step cannot be zero")
             start, stop, step = item.indices(dim.value)
             count = builtins.max(0, math.ceil((stop - start) / step))
             sizes.append(Dim(count))
+            if count == 0:
+                start, step = 0, 1
         else:
             if item != slice(None):
                 raise IndexError(f"slicing a symbolic dim ({dim}) needs the whole dim (':')")
             start, step = 0, 1
             sizes.append(dim)
-        if step < 1:
-            raise IndexError("slices need a positive step")
+        if step < 1 and isinstance(buffer, BufferValue):
+            raise IndexError("stores into a buffer need a positive step")
         starts.append(start)
         steps.append(step)
     if all(st == 0 for st in starts) and all(sp == 1 for sp in steps) and \
@@ -978,7 +1007,8 @@ def _expand_index(index: Any, rank: int) -> tuple:
 
 def slice_tensor(x: Any, index: Any) -> TensorValue:
     """``x[index]`` for basic indices: ints (which drop their dim) and slices
-    with positive steps; a symbolic dim can only be taken whole (``:``)."""
+    (negative steps included, ``x[::-1]``); a symbolic dim can only be taken
+    whole (``:``)."""
     from mo._mlir import ir
 
     x = as_tensor_value(x)

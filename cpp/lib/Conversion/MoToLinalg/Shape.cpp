@@ -4,8 +4,8 @@
 // dims group into factors (most reshapes: `[b, s, 4] -> [b * s, 4]`), which
 // linalg fusion and tiling see through; only a reshape whose dims do not
 // group (`[2, 3] -> [3, 2]`) is a general tensor.reshape. transpose is
-// linalg.transpose, slice an extract_slice, concat insert_slices, pad
-// tensor.pad.
+// linalg.transpose, slice an extract_slice (reversed by a generic where a
+// step is negative), concat insert_slices, pad tensor.pad.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,12 +135,48 @@ struct SliceToExtractSlice : OpConversionPattern<SliceOp> {
   matchAndRewrite(SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<mo::TensorType>(op.getType());
+    auto converted = cast<RankedTensorType>(getTypeConverter()->convertType(type));
+    // A negative step (static dims) is the ascending window, reversed.
+    SmallVector<int64_t> starts(op.getStarts()), steps(op.getSteps());
+    bool reverses = false;
+    for (auto [i, start, step] : llvm::enumerate(starts, steps)) {
+      if (step > 0)
+        continue;
+      reverses = true;
+      int64_t count = converted.getDimSize(i);
+      start = count ? start + (count - 1) * step : 0;
+      step = -step;
+    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
-    windowSlices(rewriter, op.getLoc(), op.getStarts(), op.getSteps(),
-                 type.getDims(), adaptor.getInput(), offsets, sizes, strides);
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, cast<RankedTensorType>(getTypeConverter()->convertType(type)),
-        adaptor.getInput(), offsets, sizes, strides);
+    windowSlices(rewriter, op.getLoc(), starts, steps, type.getDims(),
+                 adaptor.getInput(), offsets, sizes, strides);
+    Value window = tensor::ExtractSliceOp::create(rewriter, op.getLoc(), converted,
+                                                  adaptor.getInput(), offsets, sizes,
+                                                  strides);
+    if (!reverses) {
+      rewriter.replaceOp(op, window);
+      return success();
+    }
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = converted.getRank();
+    SmallVector<AffineExpr> read;
+    for (int64_t i = 0; i < rank; ++i) {
+      AffineExpr d = getAffineDimExpr(i, ctx);
+      read.push_back(op.getSteps()[i] < 0 ? converted.getDimSize(i) - 1 - d : d);
+    }
+    Value init = tensor::EmptyOp::create(
+        rewriter, op.getLoc(), tensor::getMixedSizes(rewriter, op.getLoc(), window),
+        converted.getElementType());
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, op.getLoc(), TypeRange{converted}, ValueRange{window},
+                ValueRange{init},
+                {AffineMap::get(rank, 0, read, ctx), rewriter.getMultiDimIdentityMap(rank)},
+                SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+                [](OpBuilder &b, Location l, ValueRange args) {
+                  linalg::YieldOp::create(b, l, args[0]);
+                })
+                .getResult(0));
     return success();
   }
 };
