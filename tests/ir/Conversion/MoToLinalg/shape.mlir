@@ -152,3 +152,16 @@ mo.graph @pad<n>(%x: !mo.tensor<[n, 4], f32>, %v: !mo.tensor<[], f32>) -> !mo.te
   %y = mo.pad %x, %v {low = array<i64: 1, 2>, high = array<i64: 1, 0>} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n + 2, 6], f32>
   mo.output %y : !mo.tensor<[n + 2, 6], f32>
 }
+
+// -----
+
+// A negative step: the ascending window (from the lowest index it takes),
+// then a generic that reads it backwards.
+// CHECK: #[[REV:.+]] = affine_map<(d0, d1) -> (-d0 + 2, d1)>
+// CHECK-LABEL: func.func @reverse(
+// CHECK: %[[W:.+]] = tensor.extract_slice %{{.+}}[2, 0] [3, %{{.+}}] [2, 1] : tensor<8x?xf32> to tensor<3x?xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[REV]], #{{.+}}], {{.+}}} ins(%[[W]] : tensor<3x?xf32>)
+mo.graph @reverse<n>(%x: !mo.tensor<[8, n], f32>) -> !mo.tensor<[3, n], f32> {
+  %y = mo.slice %x {starts = array<i64: 6, 0>, steps = array<i64: -2, 1>} : !mo.tensor<[8, n], f32> -> !mo.tensor<[3, n], f32>
+  mo.output %y : !mo.tensor<[3, n], f32>
+}
