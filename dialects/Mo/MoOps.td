@@ -439,5 +439,6 @@ include "Mo/MoElementwise.td"
 include "Mo/MoReduce.td"
 include "Mo/MoConv.td"
 include "Mo/MoIndex.td"
+include "Mo/MoShape.td"
 
 #endif // MO_OPS_TD

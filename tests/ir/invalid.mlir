@@ -1209,3 +1209,57 @@ mo.graph @store_reverse(%v: !mo.tensor<[2], f32>, %b: !mo.buffer<[4], f32>) {
   mo.mutable.store %v, %b {starts = array<i64: 3>, steps = array<i64: -1>} : !mo.tensor<[2], f32>, !mo.buffer<[4], f32>
   mo.output
 }
+
+// -----
+
+// range's start and step are 0-d tensors of one type.
+mo.graph @range_operands(%a: !mo.tensor<[], si64>, %b: !mo.tensor<[], si32>) {
+  // expected-error @+1 {{'mo.range' op start and step must be 0-d tensors of one type, got '!mo.tensor<[], si64>' and '!mo.tensor<[], si32>'}}
+  %r = mo.range(%a, %b) : (!mo.tensor<[], si64>, !mo.tensor<[], si32>) -> !mo.tensor<[4], si64>
+  mo.output
+}
+
+// -----
+
+// range makes a rank-1 tensor of the start's type.
+mo.graph @range_result(%a: !mo.tensor<[], si64>) {
+  // expected-error @+1 {{'mo.range' op result must be a rank-1 tensor of 'si64', got '!mo.tensor<[4], f32>'}}
+  %r = mo.range(%a, %a) : (!mo.tensor<[], si64>, !mo.tensor<[], si64>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// shape_to_tensor makes one si64 per dim.
+mo.graph @shape_to_tensor_result<n>() {
+  // expected-error @+1 {{'mo.shape_to_tensor' op result must be !mo.tensor<[2], si64>, got '!mo.tensor<[3], si64>'}}
+  %s = mo.shape_to_tensor [n, 4] : !mo.tensor<[3], si64>
+  mo.output
+}
+
+// -----
+
+// rebind keeps the rank.
+mo.graph @rebind_rank(%x: !mo.tensor<[4], f32>) {
+  // expected-error @+1 {{'mo.rebind' op keeps the rank: '!mo.tensor<[4], f32>' -> '!mo.tensor<[2, 2], f32>'}}
+  %y = mo.rebind %x : !mo.tensor<[4], f32> -> !mo.tensor<[2, 2], f32>
+  mo.output
+}
+
+// -----
+
+// rebind cannot change a static dim.
+mo.graph @rebind_static(%x: !mo.tensor<[4], f32>) {
+  // expected-error @+1 {{'mo.rebind' op dim 0 is [4], which can never be [5]}}
+  %y = mo.rebind %x : !mo.tensor<[4], f32> -> !mo.tensor<[5], f32>
+  mo.output
+}
+
+// -----
+
+// rebind keeps the element type.
+mo.graph @rebind_element(%x: !mo.tensor<[4], f32>) {
+  // expected-error @+1 {{'mo.rebind' op must keep the element type and device, got '!mo.tensor<[4], f32>' -> '!mo.tensor<[4], f16>'}}
+  %y = mo.rebind %x : !mo.tensor<[4], f32> -> !mo.tensor<[4], f16>
+  mo.output
+}

@@ -271,3 +271,37 @@ mo.graph @pad<n>(%x: !mo.tensor<[n, 4], f32>, %v: !mo.tensor<[], f32>) {
   %y = mo.pad %x, %v {low = array<i64: 1, 2>, high = array<i64: 1, 0>} : (!mo.tensor<[n, 4], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n + 2, 6], f32>
   mo.output
 }
+
+// Convolution, pooling, indexing and shape ops.
+// CHECK-LABEL: mo.graph @new_ops<n>
+// CHECK: %{{.+}} = mo.conv(%{{.+}}, %{{.+}}) {dilations = array<i64: 1, 1>, num_groups = 1 : i64, paddings = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (!mo.tensor<[n, 8, 8, 3], f32>, !mo.tensor<[3, 3, 3, 4], f32>) -> !mo.tensor<[n, 8, 8, 4], f32>
+// CHECK: %{{.+}} = mo.conv_transpose(%{{.+}}, %{{.+}}) {dilations = array<i64: 1, 1>, output_paddings = array<i64: 0, 0>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (!mo.tensor<[n, 8, 8, 4], f32>, !mo.tensor<[3, 3, 3, 4], f32>) -> !mo.tensor<[n, 10, 10, 3], f32>
+// CHECK: %{{.+}} = mo.max_pool(%{{.+}}) {ceil_mode = false, dilations = array<i64: 1, 1>, filter_shape = array<i64: 2, 2>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (!mo.tensor<[n, 8, 8, 3], f32>) -> !mo.tensor<[n, 4, 4, 3], f32>
+// CHECK: %{{.+}} = mo.avg_pool(%{{.+}}) {ceil_mode = false, count_boundary = true, dilations = array<i64: 1, 1>, filter_shape = array<i64: 2, 2>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (!mo.tensor<[n, 8, 8, 3], f32>) -> !mo.tensor<[n, 4, 4, 3], f32>
+// CHECK: %{{.+}} = mo.gather(%{{.+}}, %{{.+}}) {axis = 1 : i64} : (!mo.tensor<[n, 8, 8, 3], f32>, !mo.tensor<[2], si64>) -> !mo.tensor<[n, 2, 8, 3], f32>
+// CHECK: %{{.+}} = mo.reshape %{{.+}} : !mo.tensor<[2], si64> -> !mo.tensor<[1, 2], si64>
+// CHECK: %{{.+}} = mo.gather_nd(%{{.+}}, %{{.+}}) {batch_dims = 0 : i64} : (!mo.tensor<[n, 8, 8, 3], f32>, !mo.tensor<[1, 2], si64>) -> !mo.tensor<[1, 8, 3], f32>
+// CHECK: %{{.+}} = mo.cast %{{.+}} : !mo.tensor<[n, 2, 8, 3], f32> -> !mo.tensor<[n, 2, 8, 3], si32>
+// CHECK: %{{.+}} = mo.scatter max(%{{.+}}, %{{.+}}, %{{.+}}) {axis = 0 : i64} : (!mo.tensor<[n, 2, 8, 3], f32>, !mo.tensor<[n, 2, 8, 3], f32>, !mo.tensor<[n, 2, 8, 3], si32>) -> !mo.tensor<[n, 2, 8, 3], f32>
+// CHECK: %{{.+}} = mo.scatter_nd mul(%{{.+}}, %{{.+}}, %{{.+}}) : (!mo.tensor<[n, 8, 8, 3], f32>, !mo.tensor<[1, 8, 3], f32>, !mo.tensor<[1, 2], si64>) -> !mo.tensor<[n, 8, 8, 3], f32>
+// CHECK: %{{.+}}, %{{.+}} = mo.top_k(%{{.+}}) {k = 2 : i64, largest = false} : (!mo.tensor<[n, 8, 8, 3], f32>) -> (!mo.tensor<[n, 8, 8, 2], f32>, !mo.tensor<[n, 8, 8, 2], si64>)
+// CHECK: %{{.+}} = mo.range(%{{.+}}, %{{.+}}) : (!mo.tensor<[], si64>, !mo.tensor<[], si64>) -> !mo.tensor<[n * 2], si64>
+// CHECK: %{{.+}} = mo.shape_to_tensor [n, 4, n * 2] : !mo.tensor<[3], si64>
+// CHECK: %{{.+}} = mo.rebind %{{.+}} {message = "twice"} : !mo.tensor<[n * 2], si64> -> !mo.tensor<[2 * n], si64>
+mo.graph @new_ops<n>(%x: !mo.tensor<[n, 8, 8, 3], f32>, %w: !mo.tensor<[3, 3, 3, 4], f32>, %i: !mo.tensor<[2], si64>, %s: !mo.tensor<[], si64>) {
+  %c = mo.conv(%x, %w) {dilations = array<i64: 1, 1>, num_groups = 1 : i64, paddings = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (!mo.tensor<[n, 8, 8, 3], f32>, !mo.tensor<[3, 3, 3, 4], f32>) -> !mo.tensor<[n, 8, 8, 4], f32>
+  %t = mo.conv_transpose(%c, %w) {dilations = array<i64: 1, 1>, output_paddings = array<i64: 0, 0>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (!mo.tensor<[n, 8, 8, 4], f32>, !mo.tensor<[3, 3, 3, 4], f32>) -> !mo.tensor<[n, 10, 10, 3], f32>
+  %m = mo.max_pool(%x) {ceil_mode = false, dilations = array<i64: 1, 1>, filter_shape = array<i64: 2, 2>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (!mo.tensor<[n, 8, 8, 3], f32>) -> !mo.tensor<[n, 4, 4, 3], f32>
+  %a = mo.avg_pool(%x) {ceil_mode = false, count_boundary = true, dilations = array<i64: 1, 1>, filter_shape = array<i64: 2, 2>, paddings = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (!mo.tensor<[n, 8, 8, 3], f32>) -> !mo.tensor<[n, 4, 4, 3], f32>
+  %g = mo.gather(%x, %i) {axis = 1 : i64} : (!mo.tensor<[n, 8, 8, 3], f32>, !mo.tensor<[2], si64>) -> !mo.tensor<[n, 2, 8, 3], f32>
+  %gi = mo.reshape %i : !mo.tensor<[2], si64> -> !mo.tensor<[1, 2], si64>
+  %gn = mo.gather_nd(%x, %gi) {batch_dims = 0 : i64} : (!mo.tensor<[n, 8, 8, 3], f32>, !mo.tensor<[1, 2], si64>) -> !mo.tensor<[1, 8, 3], f32>
+  %gc = mo.cast %g : !mo.tensor<[n, 2, 8, 3], f32> -> !mo.tensor<[n, 2, 8, 3], si32>
+  %sc = mo.scatter max(%g, %g, %gc) {axis = 0 : i64} : (!mo.tensor<[n, 2, 8, 3], f32>, !mo.tensor<[n, 2, 8, 3], f32>, !mo.tensor<[n, 2, 8, 3], si32>) -> !mo.tensor<[n, 2, 8, 3], f32>
+  %sn = mo.scatter_nd mul(%x, %gn, %gi) : (!mo.tensor<[n, 8, 8, 3], f32>, !mo.tensor<[1, 8, 3], f32>, !mo.tensor<[1, 2], si64>) -> !mo.tensor<[n, 8, 8, 3], f32>
+  %v, %k = mo.top_k(%x) {k = 2 : i64, largest = false} : (!mo.tensor<[n, 8, 8, 3], f32>) -> (!mo.tensor<[n, 8, 8, 2], f32>, !mo.tensor<[n, 8, 8, 2], si64>)
+  %r = mo.range(%s, %s) : (!mo.tensor<[], si64>, !mo.tensor<[], si64>) -> !mo.tensor<[n * 2], si64>
+  %st = mo.shape_to_tensor [n, 4, n * 2] : !mo.tensor<[3], si64>
+  %rb = mo.rebind %r {message = "twice"} : !mo.tensor<[n * 2], si64> -> !mo.tensor<[2 * n], si64>
+  mo.output
+}

@@ -190,3 +190,82 @@ def test_tile_symbolic_and_repeat_interleave():
     np.testing.assert_array_equal(F.repeat_interleave(Tensor(x), 2).to_numpy(), np.repeat(x, 2, 0))
     with pytest.raises(ValueError, match="expected 2 non-negative int repeats, got \\[2\\]"):
         F.tile(Tensor(x), [2])
+
+
+@pytest.mark.parametrize("args,dtype", [((5,), None), ((2, 11, 3), None), ((10, 0, -3), None),
+                                        ((0.0, 1.0, 0.25), None), ((1, 4), DType.float16),
+                                        ((3, 3), None), ((0, 250, 7), DType.uint8)])
+def test_range_static_matches_numpy(args, dtype):
+    got = F.range(*args, dtype=dtype).to_numpy()
+    ref = np.arange(*args, dtype=None if dtype is None else dtype.to_numpy())
+    if dtype is None and all(isinstance(a, int) for a in args):
+        ref = ref.astype(np.int64)
+    np.testing.assert_array_equal(got, ref.astype(got.dtype))
+
+
+def test_range_symbolic_length_from_out_dim():
+    run = compilation.compile(lambda x: (F.range(0, 1, 1, out_dim=x.shape[0] * 2),
+                                         F.range(1.5, 2.0, 0.5, out_dim=x.shape[0],
+                                                 dtype=DType.float32)))(tl(["n"]))
+    for n in (0, 1, 5):
+        ints, floats = run(np.zeros(n, np.float32))
+        np.testing.assert_array_equal(ints.to_numpy(), np.arange(2 * n))
+        np.testing.assert_array_equal(floats.to_numpy(), 1.5 + 0.5 * np.arange(n, dtype=np.float32))
+
+
+def test_range_errors():
+    with pytest.raises(ValueError, match="step must not be 0"):
+        F.range(0, 4, 0)
+    with pytest.raises(ValueError, match=r"out_dim 3 differs from the length 4 of \[0, 4\) step 1"):
+        F.range(0, 4, 1, out_dim=3)
+    with pytest.raises(ValueError, match="with tensor bounds the length is not known"):
+        compilation.compile(lambda s: F.range(s, 4))(tl([], DType.int64))
+
+
+def test_shape_to_tensor_sizes_symbolic_dims():
+    run = compilation.compile(lambda x: F.shape_to_tensor([x.shape[0], 4, x.shape[0] * x.shape[1]]))(
+        tl(["a", "b"]))
+    np.testing.assert_array_equal(run(np.zeros((3, 5), np.float32)).to_numpy(), [3, 4, 15])
+
+
+def test_rebind_checks_its_dims_when_called():
+    run = compilation.compile(
+        lambda a, b: F.rebind(F.concat([a, b]), ["n", 2], message="rows of the batch") * 2)(
+        tl(["p", 2]), tl(["n", 2]))
+    np.testing.assert_array_equal(run(np.ones((0, 2), np.float32), np.ones((3, 2), np.float32))
+                                  .to_numpy(), np.full((3, 2), 2, np.float32))
+    with pytest.raises(ValueError, match=r"rows of the batch: rebind at .*: dim p \+ n is 4, but "
+                                         r"the rebind says \[n\] = 3"):
+        run(np.ones((1, 2), np.float32), np.ones((3, 2), np.float32))
+    with pytest.raises(ValueError, match=r"rebind keeps the rank \(2\), got 1 dims"):
+        F.rebind(Tensor(arange(2, 2)), [4])
+    with pytest.raises(ValueError, match=r"dim 0 is \[2\], which can never be \[3\]"):
+        F.rebind(Tensor(arange(2, 2)), [3, 2])
+
+
+@pytest.mark.parametrize("lower,upper,exclude", [(0, 0, False), (1, None, False), (None, 2, False),
+                                                 (None, None, False), (1, 1, True), (0, None, True)])
+def test_band_part_matches_tensorflow_definition(lower, upper, exclude):
+    x = arange(2, 4, 5)
+    i, j = np.arange(4)[:, None], np.arange(5)[None, :]
+    keep = ((lower is None) | (i - j <= (lower or 0))) & ((upper is None) | (j - i <= (upper or 0)))
+    ref = np.where(keep != exclude, x, 0)
+    np.testing.assert_array_equal(F.band_part(Tensor(x), lower, upper, exclude).to_numpy(), ref)
+    run = compilation.compile(lambda t: F.band_part(t, lower, upper, exclude))(tl(["b", "m", "n"]))
+    np.testing.assert_array_equal(run(x).to_numpy(), ref)
+
+
+def test_band_part_errors():
+    with pytest.raises(ValueError, match="band_part needs a rank >= 2 tensor, got rank 1"):
+        F.band_part(Tensor(arange(3)), 0, 0)
+    with pytest.raises(ValueError, match="num_lower must be None or an int >= 0, got -1"):
+        F.band_part(Tensor(arange(3, 3)), -1, 0)
+
+
+@pytest.mark.parametrize("length", [0, 1, 8])
+@pytest.mark.parametrize("periodic", [True, False])
+def test_hann_window_matches_torch(length, periodic):
+    import torch
+
+    np.testing.assert_allclose(F.hann_window(length, periodic=periodic).to_numpy(),
+                               torch.hann_window(length, periodic=periodic).numpy(), atol=1e-6)

@@ -439,10 +439,13 @@ static LogicalResult verifyWindow(Operation *op, ArrayRef<Attribute> source,
            << source.size() << ")";
   for (auto [i, start, step, sdim, wdim] :
        llvm::enumerate(starts, steps, source, window)) {
-    if (start < 0 || step == 0 || (step < 0 && !reverse))
+    if (reverse && (start < 0 || step == 0))
       return op->emitOpError("dim ")
-             << i << ": start must be >= 0 and step "
-             << (reverse ? "non-zero" : ">= 1") << ", got start " << start
+             << i << ": start must be >= 0 and step non-zero, got start "
+             << start << " step " << step;
+    if (!reverse && (start < 0 || step < 1))
+      return op->emitOpError("dim ")
+             << i << ": start must be >= 0 and step >= 1, got start " << start
              << " step " << step;
     int64_t size = getStaticDimSize(sdim), count = getStaticDimSize(wdim);
     if (count == ShapedType::kDynamic) {
@@ -1197,5 +1200,76 @@ LogicalResult TopKOp::inferReturnTypes(
       mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
   inferred.push_back(mo::TensorType::get(
       ctx, dims, IntegerType::get(ctx, 64, IntegerType::Signed), input.getDevice()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RangeOp, ShapeToTensorOp, RebindOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RangeOp::verify() {
+  auto start = cast<mo::TensorType>(getStart().getType());
+  auto step = cast<mo::TensorType>(getStep().getType());
+  auto result = cast<mo::TensorType>(getType());
+  if (start.getRank() != 0 || step != start)
+    return emitOpError("start and step must be 0-d tensors of one type, got ")
+           << start << " and " << step;
+  if (result.getRank() != 1 || result.getElementType() != start.getElementType() ||
+      result.getDevice() != start.getDevice())
+    return emitOpError("result must be a rank-1 tensor of ")
+           << start.getElementType() << ", got " << result;
+  return success();
+}
+
+ParseResult ShapeToTensorOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<Attribute> dims;
+  Type type;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       FailureOr<Attribute> dim = parseDim(parser);
+                                       if (failed(dim))
+                                         return failure();
+                                       dims.push_back(*dim);
+                                       return success();
+                                     }) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColonType(type))
+    return failure();
+  result.addAttribute("dims", parser.getBuilder().getArrayAttr(dims));
+  result.addTypes(type);
+  return success();
+}
+
+void ShapeToTensorOp::print(OpAsmPrinter &p) {
+  p << " " << formatDims(getDims().getValue());
+  p.printOptionalAttrDict((*this)->getAttrs(), {"dims"});
+  p << " : " << getType();
+}
+
+LogicalResult ShapeToTensorOp::verify() {
+  for (Attribute dim : getDims())
+    if (failed(verifyDim([&] { return emitOpError(); }, dim)))
+      return failure();
+  auto result = cast<mo::TensorType>(getType());
+  MLIRContext *ctx = getContext();
+  if (result.getRank() != 1 ||
+      result.getDims()[0] != getStaticDim(ctx, getDims().size()) ||
+      result.getElementType() != IntegerType::get(ctx, 64, IntegerType::Signed))
+    return emitOpError("result must be !mo.tensor<[")
+           << getDims().size() << "], si64>, got " << result;
+  return success();
+}
+
+LogicalResult RebindOp::verify() {
+  auto in = cast<mo::TensorType>(getInput().getType());
+  auto out = cast<mo::TensorType>(getType());
+  if (failed(verifyKeepsElementAndDevice(*this, in, out)))
+    return failure();
+  if (in.getRank() != out.getRank())
+    return emitOpError("keeps the rank: ") << in << " -> " << out;
+  for (auto [i, a, b] : llvm::enumerate(in.getDims(), out.getDims()))
+    if (isStaticDim(a) && isStaticDim(b) && !isUnknownDim(a) && !isUnknownDim(b) &&
+        a != b)
+      return emitOpError("dim ") << i << " is " << formatDims(a)
+                                 << ", which can never be " << formatDims(b);
   return success();
 }

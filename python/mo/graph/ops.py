@@ -1060,3 +1060,13 @@ from mo.graph._indexing import (  # noqa: E402
     scatter_nd_mul,
     top_k,
 )
+from mo.graph._shape import band_part, hann_window, rebind, shape_to_tensor  # noqa: E402
+
+
+def __getattr__(name: str) -> Any:
+    # ``ops.range`` without shadowing the builtin inside this module.
+    if name == "range":
+        from mo.graph._shape import range as range_op
+
+        return range_op
+    raise AttributeError(f"module 'mo.graph.ops' has no attribute {name!r}")

@@ -146,8 +146,12 @@ struct GraphToFunc : OpConversionPattern<GraphOp> {
              cast<LocationAttr>(check.get("loc"))});
     SmallVector<DimCheck> dims;
     if (auto checks = graph->getAttrOfType<ArrayAttr>("mo.dim_checks"))
-      for (auto check : checks.getAsRange<DictionaryAttr>())
-        dims.push_back({check.get("dim"), cast<LocationAttr>(check.get("loc"))});
+      for (auto check : checks.getAsRange<DictionaryAttr>()) {
+        auto message = check.getAs<StringAttr>("message");
+        dims.push_back({check.get("dim"), check.get("expected"),
+                        cast<LocationAttr>(check.get("loc")),
+                        message ? message.getValue() : StringRef()});
+      }
     SymbolSizes sizes;
     SmallVector<Attribute> messages;
     FailureOr<Value> status = buildEntryChecks(

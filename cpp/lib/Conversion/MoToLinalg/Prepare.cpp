@@ -4,7 +4,7 @@
 // may call a public graph or use a `?` dim; lowered code cannot), reported
 // before any pattern runs so that a failure leaves one clear diagnostic; and
 // the sizes each entry's prologue checks (reshapes, dims that may fall
-// below zero), gathered across its callees.
+// below zero, rebinds), gathered across its callees.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,15 +87,27 @@ static bool mayBeNegative(Attribute dim) {
 static void collectRuntimeChecks(GraphOp graph, SymbolTable &symbols,
                                  SmallVectorImpl<Attribute> &reshapes,
                                  llvm::MapVector<Attribute, Location> &dims,
+                                 SmallVectorImpl<Attribute> &rebinds,
                                  llvm::SmallPtrSetImpl<Operation *> &seen) {
   if (!seen.insert(graph).second)
     return;
   MLIRContext *ctx = graph.getContext();
+  auto named = [&](StringRef name, Attribute value) {
+    return NamedAttribute(StringAttr::get(ctx, name), value);
+  };
   graph.walk([&](Operation *op) {
     for (Type t : op->getResultTypes())
       for (Attribute dim : moDims(t))
         if (mayBeNegative(dim))
           dims.insert({dim, op->getLoc()});
+    if (auto rebind = dyn_cast<RebindOp>(op))
+      for (auto [from, to] : llvm::zip(moDims(rebind.getInput().getType()),
+                                       moDims(rebind.getType())))
+        if (from != to)
+          rebinds.push_back(DictionaryAttr::get(
+              ctx, {named("dim", from), named("expected", to),
+                    named("loc", rebind.getLoc()),
+                    named("message", rebind.getMessageAttr())}));
     if (auto reshape = dyn_cast<ReshapeOp>(op)) {
       auto from = cast<mo::TensorType>(reshape.getInput().getType());
       auto to = cast<mo::TensorType>(reshape.getType());
@@ -106,7 +118,7 @@ static void collectRuntimeChecks(GraphOp graph, SymbolTable &symbols,
                   NamedAttribute(StringAttr::get(ctx, "loc"), reshape.getLoc())}));
     } else if (auto call = dyn_cast<CallOp>(op)) {
       if (auto callee = symbols.lookup<GraphOp>(call.getCalleeAttr().getAttr()))
-        collectRuntimeChecks(callee, symbols, reshapes, dims, seen);
+        collectRuntimeChecks(callee, symbols, reshapes, dims, rebinds, seen);
     }
   });
 }
@@ -122,9 +134,9 @@ LogicalResult mo::prepareForLowering(ModuleOp module) {
     SmallVector<Attribute> reshapes;
     llvm::MapVector<Attribute, Location> dims;
     llvm::SmallPtrSet<Operation *, 8> seen;
-    collectRuntimeChecks(graph, symbols, reshapes, dims, seen);
-    graph->setAttr("mo.reshape_checks", ArrayAttr::get(ctx, reshapes));
     SmallVector<Attribute> dimChecks;
+    collectRuntimeChecks(graph, symbols, reshapes, dims, dimChecks, seen);
+    graph->setAttr("mo.reshape_checks", ArrayAttr::get(ctx, reshapes));
     for (auto &[dim, loc] : dims)
       dimChecks.push_back(DictionaryAttr::get(
           ctx, {NamedAttribute(StringAttr::get(ctx, "dim"), dim),

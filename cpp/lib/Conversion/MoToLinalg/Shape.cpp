@@ -12,6 +12,7 @@
 #include "Sizes.h"
 #include "mo/Conversion/MoToLinalg.h"
 #include "mo/Dialect/MoOps.h"
+#include "mo/Dialect/MoScalar.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -241,6 +242,86 @@ struct PadToTensorPad : OpConversionPattern<PadOp> {
   }
 };
 
+/// start + i * step for every i of the result (i converted to the
+/// element type: integers multiply, floats multiply, as numpy's arange).
+struct RangeToLinalg : OpConversionPattern<RangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<mo::TensorType>(op.getType());
+    FailureOr<Value> init = emptyTensor(rewriter, loc, op, type, {});
+    if (failed(init))
+      return failure();
+    Value start = tensor::ExtractOp::create(rewriter, loc, adaptor.getStart());
+    Value step = tensor::ExtractOp::create(rewriter, loc, adaptor.getStep());
+    Type element = start.getType();
+    bool isUnsigned = type.getElementType().isUnsignedInteger();
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, loc, TypeRange{init->getType()}, ValueRange{},
+                ValueRange{*init}, {rewriter.getMultiDimIdentityMap(1)},
+                {utils::IteratorType::parallel},
+                [&](OpBuilder &b, Location l, ValueRange) {
+                  Value i = arith::IndexCastOp::create(
+                      b, l, b.getI64Type(), linalg::IndexOp::create(b, l, 0));
+                  Value v;
+                  if (auto f = dyn_cast<FloatType>(element)) {
+                    Value x = arith::SIToFPOp::create(b, l, element, i);
+                    v = arith::AddFOp::create(b, l, start,
+                                              arith::MulFOp::create(b, l, x, step));
+                  } else {
+                    Value x = scalar::convert(b, l, i, element, false, isUnsigned);
+                    v = arith::AddIOp::create(b, l, start,
+                                              arith::MulIOp::create(b, l, x, step));
+                  }
+                  linalg::YieldOp::create(b, l, v);
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
+/// tensor.from_elements of the dims' sizes.
+struct ShapeToTensorToFromElements : OpConversionPattern<ShapeToTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ShapeToTensorOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> sizes;
+    for (Attribute dim : op.getDims()) {
+      FailureOr<Value> size = sizeOf(rewriter, loc, op, dim);
+      if (failed(size))
+        return failure();
+      sizes.push_back(arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), *size));
+    }
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(
+        op, cast<RankedTensorType>(getTypeConverter()->convertType(op.getType())), sizes);
+    return success();
+  }
+};
+
+/// The input itself (the entry checked the dims).
+struct RebindToCast : OpConversionPattern<RebindOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RebindOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value input = adaptor.getInput();
+    rewriter.replaceOp(op, input.getType() == type
+                               ? input
+                               : Value(tensor::CastOp::create(rewriter, op.getLoc(),
+                                                              type, input)));
+    return success();
+  }
+};
+
 } // namespace
 
 void mo::windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
@@ -261,6 +342,7 @@ void mo::windowSlices(OpBuilder &b, Location loc, ArrayRef<int64_t> starts,
 void mo::populateMoShapeToTensorPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<ReshapeToTensor, TransposeToLinalg, SliceToExtractSlice,
-               ConcatToInsertSlices, PadToTensorPad>(
+               ConcatToInsertSlices, PadToTensorPad, RangeToLinalg,
+               ShapeToTensorToFromElements, RebindToCast>(
       converter, patterns.getContext());
 }

@@ -271,17 +271,29 @@ FailureOr<Value> mo::buildEntryChecks(OpBuilder &b, Location loc,
            ": {actual} elements cannot become {expected}"));
   }
 
-  // Dims that shrink with their inputs (windows, slices) stay >= 0.
+  // Dims that shrink with their inputs (windows, slices) stay >= 0; rebound
+  // dims are what the rebind says.
   for (const DimCheck &check : dims) {
     FailureOr<Value> size = materializeDim(b, check.loc, check.dim, sizes);
     if (failed(size))
       return failure();
-    Value zeroSize = arith::ConstantIndexOp::create(b, loc, 0);
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, *size,
-                                     zeroSize);
     std::string value;
     llvm::raw_string_ostream os(value);
     printDim(os, check.dim);
+    if (check.expected) {
+      FailureOr<Value> expected = materializeDim(b, check.loc, check.expected, sizes);
+      if (failed(expected))
+        return failure();
+      std::string message = check.message.empty() ? "" : check.message.str() + ": ";
+      equal(*size, *expected,
+            message + "rebind at " + where(check.loc) + ": dim " + value +
+                " is {actual}, but the rebind says " +
+                formatDims(check.expected) + " = {expected}");
+      continue;
+    }
+    Value zeroSize = arith::ConstantIndexOp::create(b, loc, 0);
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, *size,
+                                     zeroSize);
     checks.push_back({ok, *size, zeroSize,
                       "at " + where(check.loc) + ": dim " + value +
                           " is {actual}, below zero (an input is too small)"});

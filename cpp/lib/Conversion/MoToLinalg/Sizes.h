@@ -80,17 +80,20 @@ struct ReshapeCheck {
   Location loc;
 };
 
-/// A dim expression of some result (at `loc`) that must not fall below zero.
+/// A dim of some result (at `loc`) that must not fall below zero or, with
+/// `expected` (a rebind), must equal that dim (`message` says why).
 struct DimCheck {
   Attribute dim;
+  Attribute expected;
   Location loc;
+  StringRef message;
 };
 
 /// Emits, at `b`'s insertion point, the checks that keep the entry's code in
 /// bounds: every static dim has its size, every occurrence of a symbolic
 /// name the same size (the first occurrence binds it in `sizes`), every dim
 /// expression its value, every reshape in `reshapes` keeps its element
-/// count and every dim in `dims` is >= 0. Returns an `i64` status: 0, or the 1-based index of the first
+/// count and every dim in `dims` is >= 0 or its expected size. Returns an `i64` status: 0, or the 1-based index of the first
 /// failed check in `messages`; the sizes it saw and expected are stored in
 /// `record` (a `memref<2xi64>`). Each message names what failed, with
 /// `{actual}` and `{expected}` for those sizes.

@@ -165,3 +165,28 @@ mo.graph @reverse<n>(%x: !mo.tensor<[8, n], f32>) -> !mo.tensor<[3, n], f32> {
   %y = mo.slice %x {starts = array<i64: 6, 0>, steps = array<i64: -2, 1>} : !mo.tensor<[8, n], f32> -> !mo.tensor<[3, n], f32>
   mo.output %y : !mo.tensor<[3, n], f32>
 }
+
+// -----
+
+// range: start + i * step over the result, sized by its (symbolic) dim;
+// shape_to_tensor: the sizes of its dims; rebind: the input, its new dims
+// checked when the entry starts.
+// CHECK-LABEL: func.func @shapes(
+// CHECK-SAME: "twice: rebind at {{.+}}: dim n + n is {actual}, but the rebind says [2 * n] = {expected}"
+// CHECK: %[[N:.+]] = tensor.dim %{{.+}}, %c0 : tensor<?xf32>
+// CHECK: %[[REBOUND:.+]] = arith.muli %c2, %[[N]] : index
+// CHECK: %[[TWO_N:.+]] = arith.addi %[[N]], %[[N]] : index
+// CHECK: arith.cmpi eq, %[[TWO_N]], %[[REBOUND]] : index
+// CHECK: %[[R:.+]] = tensor.empty(%{{.+}}) : tensor<?xi64>
+// CHECK: linalg.generic {{.+}} outs(%[[R]] : tensor<?xi64>)
+// CHECK: %[[I:.+]] = arith.index_cast %{{.+}} : index to i64
+// CHECK: %[[SCALED:.+]] = arith.muli %[[I]], %{{.+}} : i64
+// CHECK: arith.addi %{{.+}}, %[[SCALED]] : i64
+// CHECK: tensor.from_elements %{{.+}}, %{{.+}} : tensor<2xi64>
+mo.graph @shapes<n>(%x: !mo.tensor<[n], f32>, %s: !mo.tensor<[], si64>) -> (!mo.tensor<[2 * n], si64>, !mo.tensor<[2], si64>) {
+  %c = mo.concat(%x, %x) {axis = 0 : i64} : (!mo.tensor<[n], f32>, !mo.tensor<[n], f32>) -> !mo.tensor<[n + n], f32>
+  %r = mo.range(%s, %s) : (!mo.tensor<[], si64>, !mo.tensor<[], si64>) -> !mo.tensor<[n + n], si64>
+  %b = mo.rebind %r {message = "twice"} : !mo.tensor<[n + n], si64> -> !mo.tensor<[2 * n], si64>
+  %t = mo.shape_to_tensor [n, 4] : !mo.tensor<[2], si64>
+  mo.output %b, %t : !mo.tensor<[2 * n], si64>, !mo.tensor<[2], si64>
+}
