@@ -440,5 +440,6 @@ include "Mo/MoReduce.td"
 include "Mo/MoConv.td"
 include "Mo/MoIndex.td"
 include "Mo/MoShape.td"
+include "Mo/MoRandom.td"
 
 #endif // MO_OPS_TD

@@ -34,8 +34,8 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "shape_to_tensor", "rebind", "band_part", "hann_window",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
-__all__ = [*_OPS, "arange", "buffer_store", "constant", "constant_external", "full", "lazy",
-           "ones", "zeros"]
+__all__ = [*_OPS, "arange", "buffer_store", "constant", "constant_external", "full", "gaussian",
+           "lazy", "normal", "ones", "set_seed", "uniform", "zeros"]
 
 
 def _to_value(x: Any) -> Any:
@@ -100,6 +100,57 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
     dtype = dtype or DType.float32
     lo, hi = (0, start) if stop is None else (start, stop)
     return constant(np.arange(lo, hi, step, dtype=dtype.to_numpy()), dtype, device)
+
+
+class _EagerStream:
+    """The seed and counter of eager random calls (see ``mo.graph._random``)."""
+
+    seed = 0
+    counter = 0
+
+
+def set_seed(seed: int) -> None:
+    """Seeds the random ops that follow: in a trace, the graph's; outside,
+    the eager calls' (their counter restarts)."""
+    if _capture.current() is not None:
+        _ops.random.set_seed(_to_value(seed))
+        return
+    _EagerStream.seed, _EagerStream.counter = int(seed), 0
+
+
+def _random(distribution: str, shape: Any, a: float, b: float, dtype: Any,
+            device: Any) -> Tensor:
+    dtype = dtype or DType.float32
+    if _capture.current() is not None:
+        fn = _ops.random.uniform if distribution == "uniform" else _ops.random.normal
+        args = {"range": (a, b)} if distribution == "uniform" else {"mean": a, "std": b}
+        return Tensor._from_value(fn(shape, **args, dtype=dtype, device=device))
+    from mo import _eager
+
+    if not dtype.is_float:
+        raise ValueError(f"{distribution}: random values are floating-point, got dtype "
+                         f"{dtype.name}")
+    shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+    seed, counter = _EagerStream.seed, _EagerStream.counter
+    _EagerStream.counter += 1
+    return _eager.run("_seeded_random", (Tensor(np.array(seed, np.int64)),
+                                         Tensor(np.array(counter, np.int64)),
+                                         distribution, shape, dtype, float(a), float(b)), {})
+
+
+def uniform(shape: Any = (), range: tuple = (0.0, 1.0), *,  # noqa: A002 (MAX's name)
+            dtype: Any = None, device: Any = None) -> Tensor:
+    """Uniform values in ``range`` = ``[low, high)`` (float32 by default)."""
+    return _random("uniform", shape, *range, dtype, device)
+
+
+def normal(shape: Any = (), mean: float = 0.0, std: float = 1.0, *, dtype: Any = None,
+           device: Any = None) -> Tensor:
+    """Normal values with ``mean`` and ``std`` (float32 by default)."""
+    return _random("normal", shape, mean, std, dtype, device)
+
+
+gaussian = normal
 
 
 def constant_external(name: str, layout: Any, is_placeholder: bool = False) -> Tensor:

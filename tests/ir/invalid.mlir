@@ -1263,3 +1263,12 @@ mo.graph @rebind_element(%x: !mo.tensor<[4], f32>) {
   %y = mo.rebind %x : !mo.tensor<[4], f32> -> !mo.tensor<[4], f16>
   mo.output
 }
+
+// -----
+
+// random's seed and counter are 0-d si64 tensors.
+mo.graph @random_seed(%s: !mo.tensor<[2], si64>, %c: !mo.tensor<[], si64>) {
+  // expected-error @+1 {{'mo.random' op seed and counter must be '!mo.tensor<[], si64>', got '!mo.tensor<[2], si64>' and '!mo.tensor<[], si64>'}}
+  %r = mo.random uniform(%s, %c) : (!mo.tensor<[2], si64>, !mo.tensor<[], si64>) -> !mo.tensor<[4], f32>
+  mo.output
+}

@@ -1273,3 +1273,14 @@ LogicalResult RebindOp::verify() {
                                  << ", which can never be " << formatDims(b);
   return success();
 }
+
+LogicalResult RandomOp::verify() {
+  MLIRContext *ctx = getContext();
+  auto si64 = mo::TensorType::get(ctx, {}, IntegerType::get(ctx, 64, IntegerType::Signed),
+                                  cast<mo::TensorType>(getType()).getDevice());
+  if (getSeed().getType() != si64 || getCounter().getType() != si64)
+    return emitOpError("seed and counter must be ") << si64 << ", got "
+                                                    << getSeed().getType() << " and "
+                                                    << getCounter().getType();
+  return success();
+}

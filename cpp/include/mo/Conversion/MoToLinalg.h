@@ -40,7 +40,10 @@ void populateMoConvolutionToLinalgPatterns(const TypeConverter &converter,
 /// gather, gather_nd, scatter, scatter_nd, top_k.
 void populateMoIndexToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
-/// reshape, transpose, slice, concat, pad.
+/// random.
+void populateMoRandomToLinalgPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
+/// reshape, transpose, slice, concat, pad, range, shape_to_tensor, rebind.
 void populateMoShapeToTensorPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 /// mutable.load, mutable.store.

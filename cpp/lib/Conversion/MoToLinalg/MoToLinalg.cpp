@@ -52,6 +52,7 @@ void mo::populateMoToLinalgConversionPatterns(const TypeConverter &converter,
   populateMoContractionToLinalgPatterns(converter, patterns);
   populateMoConvolutionToLinalgPatterns(converter, patterns);
   populateMoIndexToLinalgPatterns(converter, patterns);
+  populateMoRandomToLinalgPatterns(converter, patterns);
   populateMoShapeToTensorPatterns(converter, patterns);
   populateMoBufferToMemRefPatterns(converter, patterns);
   populateMoQuantToLinalgPatterns(converter, patterns);
