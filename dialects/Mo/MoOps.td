@@ -441,5 +441,6 @@ include "Mo/MoConv.td"
 include "Mo/MoIndex.td"
 include "Mo/MoShape.td"
 include "Mo/MoRandom.td"
+include "Mo/MoControl.td"
 
 #endif // MO_OPS_TD

@@ -34,8 +34,8 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "shape_to_tensor", "rebind", "band_part", "hann_window",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
-__all__ = [*_OPS, "arange", "buffer_store", "constant", "constant_external", "full", "gaussian",
-           "lazy", "normal", "ones", "set_seed", "uniform", "zeros"]
+__all__ = [*_OPS, "arange", "buffer_store", "cond", "constant", "constant_external", "full",
+           "gaussian", "lazy", "normal", "ones", "set_seed", "uniform", "while_loop", "zeros"]
 
 
 def _to_value(x: Any) -> Any:
@@ -100,6 +100,46 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
     dtype = dtype or DType.float32
     lo, hi = (0, start) if stop is None else (start, stop)
     return constant(np.arange(lo, hi, step, dtype=dtype.to_numpy()), dtype, device)
+
+
+def _tensors_out(values: Any) -> list:
+    return [Tensor._from_value(v) for v in values]
+
+
+def _traced_fn(fn: Any):
+    """``fn`` on graph values: Tensors in, graph values out."""
+    def traced(*values: Any) -> Any:
+        out = fn(*[Tensor._from_value(v) for v in values])
+        if isinstance(out, (list, tuple)):
+            return [_to_value(o) for o in out]
+        return None if out is None else _to_value(out)
+
+    return traced
+
+
+def cond(pred: Any, out_types: Any, then_fn: Any, else_fn: Any) -> list:
+    """``then_fn()`` if ``pred`` holds, else ``else_fn()`` (``ops.cond``); outside
+    a trace the chosen function simply runs."""
+    if _capture.current() is not None:
+        return _tensors_out(_ops.cond(_to_value(pred), out_types, _traced_fn(then_fn),
+                                      _traced_fn(else_fn)))
+    out = then_fn() if bool(np.asarray(pred.to_numpy() if isinstance(pred, Tensor) else pred)) \
+        else else_fn()
+    return [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def while_loop(initial_values: Any, predicate: Any, body: Any) -> list:
+    """``values = body(*values)`` while ``predicate(*values)`` (``ops.while_loop``);
+    outside a trace, a Python loop over eager ops."""
+    values = list(initial_values) if isinstance(initial_values, (list, tuple)) \
+        else [initial_values]
+    if _capture.current() is not None:
+        return _tensors_out(_ops.while_loop([_to_value(v) for v in values],
+                                            _traced_fn(predicate), _traced_fn(body)))
+    while bool(np.asarray(predicate(*values).to_numpy())):
+        out = body(*values)
+        values = list(out) if isinstance(out, (list, tuple)) else [out]
+    return values
 
 
 class _EagerStream:

@@ -1272,3 +1272,70 @@ mo.graph @random_seed(%s: !mo.tensor<[2], si64>, %c: !mo.tensor<[], si64>) {
   %r = mo.random uniform(%s, %c) : (!mo.tensor<[2], si64>, !mo.tensor<[], si64>) -> !mo.tensor<[4], f32>
   mo.output
 }
+
+// -----
+
+// mo.if's condition is one bool.
+mo.graph @if_condition(%p: !mo.tensor<[2], i1>) {
+  // expected-error @+1 {{'mo.if' op condition must be a 0-d bool tensor, got '!mo.tensor<[2], i1>'}}
+  mo.if %p : !mo.tensor<[2], i1> {
+    mo.yield
+  } else {
+    mo.yield
+  }
+  mo.output
+}
+
+// -----
+
+// Each region of mo.if yields the results' types.
+mo.graph @if_yield(%p: !mo.tensor<[], i1>, %x: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.if' op the else region yields !mo.tensor<[2], f32>, but nothing is expected}}
+  mo.if %p : !mo.tensor<[], i1> {
+    mo.yield
+  } else {
+    mo.yield %x : !mo.tensor<[2], f32>
+  }
+  mo.output
+}
+
+// -----
+
+// A region of mo.if ends in mo.yield.
+mo.graph @if_terminator(%p: !mo.tensor<[], i1>) {
+  // expected-error @+1 {{'mo.if' op the then region must end in mo.yield}}
+  mo.if %p : !mo.tensor<[], i1> {
+    scf.yield
+  } else {
+    mo.yield
+  }
+  mo.output
+}
+
+// -----
+
+// mo.while's results have the carried values' types.
+mo.graph @while_results(%x: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.while' op results '!mo.tensor<[2], f16>' must have the carried values' types '!mo.tensor<[2], f32>'}}
+  %r = mo.while (%a = %x) : (!mo.tensor<[2], f32>) -> !mo.tensor<[2], f16> {
+    %c = mo.constant dense<false> : tensor<i1> : !mo.tensor<[], i1>
+    mo.yield %c : !mo.tensor<[], i1>
+  } do (%b: !mo.tensor<[2], f32>) {
+    mo.yield %b : !mo.tensor<[2], f32>
+  }
+  mo.output
+}
+
+// -----
+
+// mo.while's regions take the carried values.
+mo.graph @while_arguments(%x: !mo.tensor<[2], f32>) {
+  // expected-error @+1 {{'mo.while' op region arguments '!mo.tensor<[2], f16>' must be the carried values' types '!mo.tensor<[2], f32>'}}
+  %r = mo.while (%a = %x) : (!mo.tensor<[2], f32>) -> !mo.tensor<[2], f32> {
+    %c = mo.constant dense<false> : tensor<i1> : !mo.tensor<[], i1>
+    mo.yield %c : !mo.tensor<[], i1>
+  } do (%b: !mo.tensor<[2], f16>) {
+    mo.yield %b : !mo.tensor<[2], f16>
+  }
+  mo.output
+}

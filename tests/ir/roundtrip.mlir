@@ -305,3 +305,27 @@ mo.graph @new_ops<n>(%x: !mo.tensor<[n, 8, 8, 3], f32>, %w: !mo.tensor<[3, 3, 3,
   %rb = mo.rebind %r {message = "twice"} : !mo.tensor<[n * 2], si64> -> !mo.tensor<[2 * n], si64>
   mo.output
 }
+
+// Control flow: mo.if with both regions, mo.while with named carried values.
+// CHECK-LABEL: mo.graph @control
+// CHECK: %{{.+}} = mo.if %{{.+}} : !mo.tensor<[], i1> -> (!mo.tensor<[n], f32>) {
+// CHECK: mo.yield %{{.+}} : !mo.tensor<[n], f32>
+// CHECK: } else {
+// CHECK: %{{.+}}:2 = mo.while (%[[A:.+]] = %{{.+}}, %[[B:.+]] = %{{.+}}) : (!mo.tensor<[], si64>, !mo.tensor<[n], f32>) -> (!mo.tensor<[], si64>, !mo.tensor<[n], f32>) {
+// CHECK: mo.less(%[[A]], %{{.+}})
+// CHECK: } do (%[[C:.+]]: !mo.tensor<[], si64>, %[[D:.+]]: !mo.tensor<[n], f32>) {
+// CHECK: mo.yield %[[C]], %[[D]] : !mo.tensor<[], si64>, !mo.tensor<[n], f32>
+mo.graph @control<n>(%p: !mo.tensor<[], i1>, %x: !mo.tensor<[n], f32>, %i: !mo.tensor<[], si64>) {
+  %r = mo.if %p : !mo.tensor<[], i1> -> (!mo.tensor<[n], f32>) {
+    mo.yield %x : !mo.tensor<[n], f32>
+  } else {
+    mo.yield %x : !mo.tensor<[n], f32>
+  }
+  %w:2 = mo.while (%a = %i, %b = %r) : (!mo.tensor<[], si64>, !mo.tensor<[n], f32>) -> (!mo.tensor<[], si64>, !mo.tensor<[n], f32>) {
+    %c = mo.less(%a, %i) : (!mo.tensor<[], si64>, !mo.tensor<[], si64>) -> !mo.tensor<[], i1>
+    mo.yield %c : !mo.tensor<[], i1>
+  } do (%c: !mo.tensor<[], si64>, %d: !mo.tensor<[n], f32>) {
+    mo.yield %c, %d : !mo.tensor<[], si64>, !mo.tensor<[n], f32>
+  }
+  mo.output
+}

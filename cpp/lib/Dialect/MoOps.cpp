@@ -1284,3 +1284,113 @@ LogicalResult RandomOp::verify() {
                                                     << getCounter().getType();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// IfOp, WhileOp
+//===----------------------------------------------------------------------===//
+
+/// The terminator of a region's single block as a mo.yield.
+static YieldOp yieldOf(Region &region) {
+  return dyn_cast<YieldOp>(region.front().getTerminator());
+}
+
+/// `region` yields values of `types` (`what` names it in the message).
+static LogicalResult verifyYield(Operation *op, Region &region, TypeRange types,
+                                 StringRef what) {
+  YieldOp yield = yieldOf(region);
+  if (!yield)
+    return op->emitOpError() << what << " must end in mo.yield";
+  auto text = [](TypeRange ts) {
+    std::string s = ts.empty() ? "nothing" : "";
+    llvm::raw_string_ostream os(s);
+    llvm::interleaveComma(ts, os);
+    return s;
+  };
+  if (yield.getValues().getTypes() != types)
+    return op->emitOpError() << what << " yields " << text(yield.getValues().getTypes())
+                             << ", but " << text(types) << " is expected";
+  return success();
+}
+
+LogicalResult IfOp::verify() {
+  if (cast<mo::TensorType>(getCondition().getType()).getRank() != 0)
+    return emitOpError("condition must be a 0-d bool tensor, got ")
+           << getCondition().getType();
+  if (failed(verifyYield(*this, getThenRegion(), getResultTypes(), "the then region")) ||
+      failed(verifyYield(*this, getElseRegion(), getResultTypes(), "the else region")))
+    return failure();
+  return success();
+}
+
+LogicalResult WhileOp::verify() {
+  TypeRange types = getInits().getTypes();
+  if (getResultTypes() != types)
+    return emitOpError("results ") << getResultTypes()
+                                   << " must have the carried values' types " << types;
+  for (Region *region : {&getCondRegion(), &getBodyRegion()})
+    if (region->front().getArgumentTypes() != types)
+      return emitOpError("region arguments ") << region->front().getArgumentTypes()
+                                              << " must be the carried values' types "
+                                              << types;
+  MLIRContext *ctx = getContext();
+  auto pred = mo::TensorType::get(ctx, {}, IntegerType::get(ctx, 1));
+  if (failed(verifyYield(*this, getCondRegion(), pred, "the condition region")) ||
+      failed(verifyYield(*this, getBodyRegion(), types, "the body")))
+    return failure();
+  return success();
+}
+
+ParseResult WhileOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  FunctionType type;
+  if (parser.parseLParen())
+    return failure();
+  if (failed(parser.parseOptionalRParen())) {
+    do {
+      OpAsmParser::Argument arg;
+      OpAsmParser::UnresolvedOperand init;
+      if (parser.parseArgument(arg) || parser.parseEqual() || parser.parseOperand(init))
+        return failure();
+      args.push_back(arg);
+      inits.push_back(init);
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseRParen())
+      return failure();
+  }
+  if (parser.parseColonType(type) ||
+      parser.resolveOperands(inits, type.getInputs(), parser.getNameLoc(), result.operands))
+    return failure();
+  result.addTypes(type.getResults());
+  for (auto [arg, t] : llvm::zip(args, type.getInputs()))
+    arg.type = t;
+  Region *cond = result.addRegion(), *body = result.addRegion();
+  if (parser.parseRegion(*cond, args) || parser.parseKeyword("do"))
+    return failure();
+  // The body's arguments: the same names and types, as a second region.
+  SmallVector<OpAsmParser::Argument> bodyArgs;
+  if (parser.parseArgumentList(bodyArgs, AsmParser::Delimiter::OptionalParen, true) ||
+      parser.parseRegion(*body, bodyArgs) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  return success();
+}
+
+void WhileOp::print(OpAsmPrinter &p) {
+  p << " (";
+  llvm::interleaveComma(llvm::zip(getCondRegion().getArguments(), getInits()), p,
+                        [&](auto pair) {
+                          p << std::get<0>(pair) << " = " << std::get<1>(pair);
+                        });
+  p << ") : ";
+  p.printFunctionalType(getInits().getTypes(), getResultTypes());
+  p << " ";
+  p.printRegion(getCondRegion(), /*printEntryBlockArgs=*/false);
+  p << " do (";
+  llvm::interleaveComma(getBodyRegion().getArguments(), p, [&](BlockArgument arg) {
+    p.printRegionArgument(arg);
+  });
+  p << ") ";
+  p.printRegion(getBodyRegion(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDict((*this)->getAttrs());
+}

@@ -34,10 +34,12 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
   add(pm, "canonicalize,cse");
   if (options.fuseElementwise)
     add(pm, "func.func(mo-fuse-elementwise),canonicalize");
-  // Outputs are written in place, temporaries freed.
+  // Outputs are written in place, temporaries freed; a loop (mo.while) may
+  // carry a new buffer from one iteration to the next.
   add(pm, "eliminate-empty-tensors,"
           "one-shot-bufferize{bufferize-function-boundaries "
-          "function-boundary-type-conversion=identity-layout-map},"
+          "function-boundary-type-conversion=identity-layout-map "
+          "allow-return-allocs-from-loops},"
           // In-place slice updates leave self-copies of equal subviews.
           "cse,canonicalize,"
           "buffer-deallocation-pipeline,"

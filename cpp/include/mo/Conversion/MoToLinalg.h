@@ -40,6 +40,9 @@ void populateMoConvolutionToLinalgPatterns(const TypeConverter &converter,
 /// gather, gather_nd, scatter, scatter_nd, top_k.
 void populateMoIndexToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// if, while, yield.
+void populateMoControlToScfPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
 /// random.
 void populateMoRandomToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);

@@ -53,6 +53,7 @@ void mo::populateMoToLinalgConversionPatterns(const TypeConverter &converter,
   populateMoConvolutionToLinalgPatterns(converter, patterns);
   populateMoIndexToLinalgPatterns(converter, patterns);
   populateMoRandomToLinalgPatterns(converter, patterns);
+  populateMoControlToScfPatterns(converter, patterns);
   populateMoShapeToTensorPatterns(converter, patterns);
   populateMoBufferToMemRefPatterns(converter, patterns);
   populateMoQuantToLinalgPatterns(converter, patterns);
