@@ -1062,6 +1062,13 @@ from mo.graph._indexing import (  # noqa: E402
 )
 from mo.graph._shape import band_part, hann_window, rebind, shape_to_tensor  # noqa: E402
 from mo.graph._control import cond, while_loop  # noqa: E402
+from mo.graph._resize import (  # noqa: E402
+    InterpolationMode,
+    resize,
+    resize_bicubic,
+    resize_linear,
+    resize_nearest,
+)
 from mo.graph import _random as random  # noqa: E402  (MAX's ops.random)
 from mo.graph._random import gaussian, normal, seeded as _seeded_random, uniform  # noqa: E402
 
