@@ -342,6 +342,17 @@ def Mo_PadOp : Mo_Op<"pad", [Pure,
 def Mo_AnyBuffer : Type<CPred<"::llvm::isa<::mlir::mo::BufferType>($_self)">,
                         "mo buffer", "::mlir::mo::BufferType">;
 
+def Mo_BufferCreateOp : Mo_Op<"buffer.create", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "A new buffer, local to the graph (contents undefined until stored)";
+  let description = [{
+    ```mlir
+    %b = mo.buffer.create : !mo.buffer<[n, 4], f32>
+    ```
+  }];
+  let results = (outs Mo_AnyBuffer:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
 def Mo_MutableLoadOp : Mo_Op<"mutable.load", [
     MemoryEffects<[MemRead]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "Reads the current contents of a buffer as a tensor";

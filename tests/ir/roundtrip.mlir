@@ -306,6 +306,14 @@ mo.graph @new_ops<n>(%x: !mo.tensor<[n, 8, 8, 3], f32>, %w: !mo.tensor<[3, 3, 3,
   mo.output
 }
 
+// A graph-local buffer.
+// CHECK-LABEL: mo.graph @local_buffer
+// CHECK: %{{.+}} = mo.buffer.create : !mo.buffer<[n, 2], f32>
+mo.graph @local_buffer<n>(%x: !mo.tensor<[n], f32>) {
+  %b = mo.buffer.create : !mo.buffer<[n, 2], f32>
+  mo.output
+}
+
 // Control flow: mo.if with both regions, mo.while with named carried values.
 // CHECK-LABEL: mo.graph @control
 // CHECK: %{{.+}} = mo.if %{{.+}} : !mo.tensor<[], i1> -> (!mo.tensor<[n], f32>) {

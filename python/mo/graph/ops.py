@@ -795,6 +795,30 @@ def reshape(x: Any, shape: Iterable[Any]) -> TensorValue:
 # -- buffers --------------------------------------------------------------------------
 
 
+def buffer_create(type: BufferType, init_value: Any = None) -> BufferValue:  # noqa: A002
+    """A new buffer of ``type``, local to the graph (MAX's ``buffer_create``):
+    filled with ``init_value`` (a scalar or a tensor that broadcasts to it),
+    else undefined until stored into."""
+    if not isinstance(type, BufferType):
+        type = getattr(type, "to_type", lambda: type)()
+        if isinstance(type, TensorType):
+            type = BufferType(type.dtype, type.shape, type.device)
+    if not isinstance(type, BufferType):
+        raise TypeError(f"buffer_create: expected a BufferType, got {type.__class__.__name__}")
+    graph = Graph.current()
+    buffer = build("buffer_create", [type], graph,
+                   lambda: _mo().BufferCreateOp(mlir_type(type)))
+    if init_value is not None:
+        buffer_store(buffer, init_value)
+    return buffer
+
+
+def buffer_store_slice(destination: BufferValue, source: Any, indices: Any) -> None:
+    """``destination[indices] = source`` (MAX's ``buffer_store_slice``: ints and
+    slices, one per leading dim)."""
+    buffer_store(destination, source, tuple(indices) if isinstance(indices, list) else indices)
+
+
 def buffer_load(buffer: BufferValue) -> TensorValue:
     """The current contents of a buffer, as a tensor."""
     if not isinstance(buffer, BufferValue):

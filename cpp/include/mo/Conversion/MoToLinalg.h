@@ -49,7 +49,7 @@ void populateMoRandomToLinalgPatterns(const TypeConverter &converter,
 /// reshape, transpose, slice, concat, pad, range, shape_to_tensor, rebind.
 void populateMoShapeToTensorPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
-/// mutable.load, mutable.store.
+/// buffer.create, mutable.load, mutable.store.
 void populateMoBufferToMemRefPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
 /// dequantize, qmatmul.

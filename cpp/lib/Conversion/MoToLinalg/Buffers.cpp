@@ -3,7 +3,7 @@
 // A buffer is a memref (the caller's memory). A load is a snapshot: it
 // copies, so that later stores to the buffer do not change the loaded value.
 // A store materializes the value into the buffer, or into a strided window
-// of it (`x[2:4] = v`).
+// of it (`x[2:4] = v`). A buffer the graph creates is a memref.alloc.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,9 +58,32 @@ struct StoreToMaterialize : OpConversionPattern<MutableStoreOp> {
   }
 };
 
+/// memref.alloc, sized from the enclosing function's arguments (the
+/// deallocation pipeline frees it).
+struct CreateToAlloc : OpConversionPattern<BufferCreateOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BufferCreateOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
+    FailureOr<SmallVector<OpFoldResult>> sizes = mixedSizes(
+        rewriter, op.getLoc(), op, cast<BufferType>(op.getType()).getDims());
+    if (failed(sizes))
+      return failure();
+    SmallVector<Value> dynamic;
+    for (OpFoldResult size : *sizes)
+      if (auto v = dyn_cast<Value>(size))
+        dynamic.push_back(v);
+    rewriter.replaceOpWithNewOp<memref::AllocOp>(op, type, dynamic);
+    return success();
+  }
+};
+
 } // namespace
 
 void mo::populateMoBufferToMemRefPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<LoadToCopy, StoreToMaterialize>(converter, patterns.getContext());
+  patterns.add<LoadToCopy, StoreToMaterialize, CreateToAlloc>(converter,
+                                                             patterns.getContext());
 }

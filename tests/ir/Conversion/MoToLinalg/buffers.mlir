@@ -62,3 +62,18 @@ mo.graph @acc(%buf: !mo.buffer<[4], f32>, %x: !mo.tensor<[4], f32>) -> !mo.tenso
   %d = mo.sub(%old, %x) : (!mo.tensor<[4], f32>, !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
   mo.output %d : !mo.tensor<[4], f32>
 }
+
+// -----
+
+// A graph-local buffer is a memref.alloc sized from the arguments.
+// CHECK-LABEL: func.func @local(
+// CHECK: %[[N:.+]] = tensor.dim %{{.+}}, %c0 : tensor<?xf32>
+// CHECK: %[[B:.+]] = memref.alloc(%[[N]]) : memref<?xf32>
+// CHECK: bufferization.materialize_in_destination %{{.+}} in restrict writable %[[B]]
+// CHECK: bufferization.to_tensor %[[B]] restrict writable
+mo.graph @local<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n], f32> {
+  %b = mo.buffer.create : !mo.buffer<[n], f32>
+  mo.mutable.store %x, %b : !mo.tensor<[n], f32>, !mo.buffer<[n], f32>
+  %y = mo.mutable.load %b : !mo.buffer<[n], f32> -> !mo.tensor<[n], f32>
+  mo.output %y : !mo.tensor<[n], f32>
+}
