@@ -342,6 +342,22 @@ def Mo_PadOp : Mo_Op<"pad", [Pure,
 def Mo_AnyBuffer : Type<CPred<"::llvm::isa<::mlir::mo::BufferType>($_self)">,
                         "mo buffer", "::mlir::mo::BufferType">;
 
+def Mo_PrintOp : Mo_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Prints a tensor (or just its label) to stdout when the graph runs";
+  let description = [{
+    The output is `label: ` followed by the elements, numpy-style (nested
+    brackets, one row per line), and is flushed at once, so it interleaves
+    correctly with the caller's output.
+
+    ```mlir
+    mo.print %x {label = "logits"} : !mo.tensor<[2, 3], f32>
+    mo.print {label = "reached the loop"}
+    ```
+  }];
+  let arguments = (ins Optional<Mo_AnyTensor>:$value, StrAttr:$label);
+  let assemblyFormat = "($value^)? attr-dict (`:` qualified(type($value))^)?";
+}
+
 def Mo_BufferCreateOp : Mo_Op<"buffer.create", [MemoryEffects<[MemAlloc]>]> {
   let summary = "A new buffer, local to the graph (contents undefined until stored)";
   let description = [{

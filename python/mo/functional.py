@@ -32,7 +32,7 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
         "scatter_nd_mul", "masked_scatter", "top_k", "bottom_k", "argsort", "range",
         "shape_to_tensor", "rebind", "band_part", "hann_window", "resize", "resize_nearest",
-        "resize_linear", "resize_bicubic",
+        "resize_linear", "resize_bicubic", "print",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "arange", "buffer_store", "cond", "constant", "constant_external", "full",

@@ -306,6 +306,16 @@ mo.graph @new_ops<n>(%x: !mo.tensor<[n, 8, 8, 3], f32>, %w: !mo.tensor<[3, 3, 3,
   mo.output
 }
 
+// Prints, with and without a tensor.
+// CHECK-LABEL: mo.graph @prints
+// CHECK: mo.print {label = "start"}
+// CHECK: mo.print %{{.+}} {label = "x"} : !mo.tensor<[n], f32>
+mo.graph @prints<n>(%x: !mo.tensor<[n], f32>) {
+  mo.print {label = "start"}
+  mo.print %x {label = "x"} : !mo.tensor<[n], f32>
+  mo.output
+}
+
 // A graph-local buffer.
 // CHECK-LABEL: mo.graph @local_buffer
 // CHECK: %{{.+}} = mo.buffer.create : !mo.buffer<[n, 2], f32>

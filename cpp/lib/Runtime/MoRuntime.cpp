@@ -1,6 +1,6 @@
 //===- MoRuntime.cpp - functions JIT-compiled mo code calls ---------------===//
 //
-// Lowered code calls a few runtime functions (strided copies today). They
+// Lowered code calls a few runtime functions (strided copies, prints). They
 // live in mo's own library, which the JIT is pointed at, instead of MLIR's
 // runner-utils libraries (which would pull in a second MLIR).
 //
@@ -9,6 +9,8 @@
 #include "mlir-c/Support.h"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -60,6 +62,137 @@ extern "C" MLIR_CAPI_EXPORTED void memrefCopy(int64_t elementSize,
       return;
   }
 }
+
+//===----------------------------------------------------------------------===//
+// mo.print
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How mo.print's lowering names an element type: kind and bit width.
+enum class Kind : int64_t { Float = 0, Signed = 1, Unsigned = 2, Bool = 3 };
+
+float halfToFloat(uint16_t h, bool isBF16) {
+  if (isBF16) {
+    uint32_t bits = static_cast<uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof(f));
+    return f;
+  }
+  _Float16 v;
+  std::memcpy(&v, &h, sizeof(v));
+  return static_cast<float>(v);
+}
+
+void printElement(const char *p, Kind kind, int64_t bits, bool isBF16) {
+  switch (kind) {
+  case Kind::Bool:
+    std::fputs(*p ? "True" : "False", stdout);
+    return;
+  case Kind::Float: {
+    double v;
+    if (bits == 64) {
+      std::memcpy(&v, p, 8);
+    } else if (bits == 32) {
+      float f;
+      std::memcpy(&f, p, 4);
+      v = f;
+    } else {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      v = halfToFloat(h, isBF16);
+    }
+    // numpy-style: the shortest digits that read back as the value (of its
+    // width; halves as floats), and a point (`2.`) unless there is an exponent.
+    char text[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(text, sizeof(text), "%.*g", digits, v);
+      double back = std::strtod(text, nullptr);
+      if (bits == 64 ? back == v : static_cast<float>(back) == static_cast<float>(v))
+        break;
+    }
+    std::fputs(text, stdout);
+    if (!std::strpbrk(text, ".eni"))
+      std::fputc('.', stdout);
+    return;
+  }
+  case Kind::Signed:
+  case Kind::Unsigned: {
+    uint64_t u = 0;
+    std::memcpy(&u, p, bits / 8);
+    if (kind == Kind::Signed && bits < 64 && (u >> (bits - 1)) & 1)
+      u |= ~uint64_t(0) << bits; // sign-extend
+    if (kind == Kind::Signed)
+      std::printf("%lld", static_cast<long long>(u));
+    else
+      std::printf("%llu", static_cast<unsigned long long>(u));
+    return;
+  }
+  }
+}
+
+void printDims(const char *base, const int64_t *sizes, const int64_t *strides,
+               int64_t rank, int64_t dim, int64_t bytes, Kind kind, int64_t bits,
+               bool isBF16, int64_t indent) {
+  if (dim == rank) {
+    printElement(base, kind, bits, isBF16);
+    return;
+  }
+  std::fputc('[', stdout);
+  for (int64_t i = 0; i < sizes[dim]; ++i) {
+    if (i > 0) {
+      if (dim + 1 == rank) {
+        std::fputc(' ', stdout);
+      } else {
+        std::fputc('\n', stdout);
+        for (int64_t k = 0; k < indent + 1; ++k)
+          std::fputc(' ', stdout);
+      }
+    }
+    printDims(base + i * strides[dim] * bytes, sizes, strides, rank, dim + 1, bytes,
+              kind, bits, isBF16, indent + 1);
+  }
+  std::fputc(']', stdout);
+}
+} // namespace
+
+/// Prints `label: <elements>` and a newline. `label` is a rank-1 i8 memref
+/// (no terminator); kind -1 prints the label alone. `kind` and `bits` name
+/// the element type (kind 4 is bfloat16).
+static void print(int64_t kind, int64_t bits, UnrankedMemRef *value,
+                  UnrankedMemRef *label) {
+  Descriptor *l = label->descriptor;
+  std::fwrite(l->aligned + l->offset, 1, static_cast<size_t>(l->sizesAndStrides[0]),
+              stdout);
+  if (kind >= 0) {
+    bool isBF16 = kind == 4;
+    Kind k = isBF16 ? Kind::Float : static_cast<Kind>(kind);
+    int64_t bytes = bits == 1 ? 1 : bits / 8;
+    Descriptor *d = value->descriptor;
+    std::fputs(": ", stdout);
+    printDims(d->aligned + d->offset * bytes, d->sizesAndStrides,
+              d->sizesAndStrides + value->rank, value->rank, 0, bytes, k, bits,
+              isBF16, std::strlen(": ") + l->sizesAndStrides[0]);
+  }
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+// One entry point per storage type (mo.print's lowering declares the one it
+// calls, with llvm.emit_c_interface).
+#define MO_PRINT(suffix)                                                       \
+  extern "C" MLIR_CAPI_EXPORTED void _mlir_ciface_moPrint_##suffix(            \
+      int64_t kind, int64_t bits, UnrankedMemRef *value, UnrankedMemRef *label) { \
+    print(kind, bits, value, label);                                           \
+  }
+MO_PRINT(i8)
+MO_PRINT(i16)
+MO_PRINT(i32)
+MO_PRINT(i64)
+MO_PRINT(f16)
+MO_PRINT(bf16)
+MO_PRINT(f32)
+MO_PRINT(f64)
+#undef MO_PRINT
 
 //===----------------------------------------------------------------------===//
 // bfloat16 conversions (compiler-rt builtins LLVM emits calls to)

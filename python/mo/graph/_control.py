@@ -122,3 +122,21 @@ def while_loop(initial_values: Any, predicate: Callable[..., Any],
         op.operation.erase()
         raise
     return [wrap(r, graph) for r in op.results]
+
+
+def print_value(value: Any, label: str = "debug_tensor") -> None:
+    """Prints ``value`` when the graph runs (MAX's ``print``): a tensor as
+    ``label: [[...]]`` (numpy-style rows), a string on its own line."""
+    from mo._mlir import ir
+
+    graph = Graph.current()
+    if isinstance(value, str):
+        text, tensor = value, None
+    else:
+        text = label
+        with graph:
+            tensor = as_tensor_value(value)
+        graph = tensor.graph
+    with _context.context(), location(), graph.insertion_point():
+        _mo().PrintOp(ir.StringAttr.get(text),
+                      value=tensor._value if tensor is not None else None)

@@ -1098,9 +1098,13 @@ from mo.graph._random import gaussian, normal, seeded as _seeded_random, uniform
 
 
 def __getattr__(name: str) -> Any:
-    # ``ops.range`` without shadowing the builtin inside this module.
+    # ``ops.range`` and ``ops.print`` without shadowing the builtins here.
     if name == "range":
         from mo.graph._shape import range as range_op
 
         return range_op
+    if name == "print":
+        from mo.graph._control import print_value
+
+        return print_value
     raise AttributeError(f"module 'mo.graph.ops' has no attribute {name!r}")

@@ -54,6 +54,7 @@ void mo::populateMoToLinalgConversionPatterns(const TypeConverter &converter,
   populateMoIndexToLinalgPatterns(converter, patterns);
   populateMoRandomToLinalgPatterns(converter, patterns);
   populateMoControlToScfPatterns(converter, patterns);
+  populateMoPrintToCallPatterns(converter, patterns);
   populateMoShapeToTensorPatterns(converter, patterns);
   populateMoBufferToMemRefPatterns(converter, patterns);
   populateMoQuantToLinalgPatterns(converter, patterns);
