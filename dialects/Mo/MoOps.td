@@ -469,5 +469,6 @@ include "Mo/MoIndex.td"
 include "Mo/MoShape.td"
 include "Mo/MoRandom.td"
 include "Mo/MoControl.td"
+include "Mo/MoCustom.td"
 
 #endif // MO_OPS_TD

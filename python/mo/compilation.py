@@ -23,6 +23,7 @@ import functools
 import hashlib
 import inspect
 import numbers
+import os
 import re
 import types as _types
 from collections.abc import Callable, Mapping
@@ -131,7 +132,9 @@ def stage(fn: Callable, *, name: str | None = None, custom_extensions: Any = (),
     Specs are ``TensorLayout``/``BufferLayout`` (or ``TensorType``/``BufferType``);
     any other leaf is a static argument baked into the graph.
     """
-    _unsupported(custom_extensions=custom_extensions, signal_devices=signal_devices)
+    _unsupported(signal_devices=signal_devices)
+    extensions = [custom_extensions] if isinstance(custom_extensions, (str, os.PathLike)) \
+        else list(custom_extensions)
 
     def staged(*specs: Any, **static: Any) -> StagedGraph:
         from mo.graph.graph import Graph
@@ -147,7 +150,9 @@ def stage(fn: Callable, *, name: str | None = None, custom_extensions: Any = (),
         outs, out_tree = _trace(fn, graph, tree, allow_subgraphs, {}, "a staged function")
         graph.verify()
         out_layouts = [v.type.to_layout() for v in graph.outputs]
-        return StagedGraph(fn, graph, layouts, tree, out_layouts, out_tree)
+        staged = StagedGraph(fn, graph, layouts, tree, out_layouts, out_tree)
+        staged.custom_extensions = extensions
+        return staged
 
     return staged
 
@@ -180,7 +185,8 @@ class CompiledCallable:
         self.out_layouts = staged.out_layouts
         self.in_tree = staged.in_tree
         self.out_tree = staged.out_tree
-        self._exe = Executable(staged.graph.module)
+        self._exe = Executable(staged.graph.module,
+                               custom_extensions=getattr(staged, "custom_extensions", ()))
         self.compile_seconds = self._exe.compile_seconds
         # Per-call constants: argument names, which arguments are buffers.
         self._arg_names = [_argument_name(p) for p in self.in_tree.leaf_paths]

@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -115,6 +116,77 @@ class _Descriptor:
                          *[s // size for s in array.strides])
 
 
+def _custom_symbols(module) -> list[str]:
+    """The kernel names of the module's mo.custom / mo.inplace_custom ops."""
+    from mo._mlir import ir
+
+    names: list[str] = []
+
+    def visit(op) -> ir.WalkResult:
+        if op.name in ("mo.custom", "mo.inplace_custom"):
+            name = ir.StringAttr(op.attributes["symbol"]).value
+            if name not in names:
+                names.append(name)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return names
+
+
+def _link_extensions(module, extensions: Sequence[Any]) -> list[str]:
+    """Merges MLIR custom extensions (``.mlir`` files or MLIR text) into
+    ``module`` and checks that every other custom kernel is a symbol of one
+    of the shared libraries among ``extensions``; returns those libraries."""
+    from mo._mlir import ir
+
+    libraries, defined = [], set()
+    for ext in extensions:
+        path = os.fspath(ext) if isinstance(ext, os.PathLike) else ext
+        if not isinstance(path, str):
+            raise TypeError(f"custom_extensions: expected paths or MLIR text, got "
+                            f"{type(ext).__name__}")
+        if path.endswith((".so", ".dylib", ".dll")) or ".so." in os.path.basename(path):
+            if not os.path.exists(path):
+                raise CompileError(f"custom extension {path!r} does not exist")
+            libraries.append(os.path.abspath(path))
+            continue
+        text = open(path).read() if path.endswith(".mlir") else path
+        with _context.context():
+            try:
+                ext_module = ir.Module.parse(text)
+            except ir.MLIRError as e:
+                raise CompileError(f"cannot parse custom extension "
+                                   f"{path if path.endswith('.mlir') else '(MLIR text)'}:\n{e}"
+                                   ) from None
+        for op in list(ext_module.body.operations):
+            name = ir.StringAttr(op.attributes["sym_name"]).value \
+                if "sym_name" in op.attributes else None
+            if name is not None:
+                if name in defined or any(
+                        "sym_name" in o.attributes and ir.StringAttr(o.attributes["sym_name"]).value
+                        == name for o in module.body.operations):
+                    raise CompileError(f"custom extension symbol @{name} is defined twice")
+                defined.add(name)
+            op.detach_from_parent()
+            module.body.append(op)
+    for name in _custom_symbols(module):
+        if name in defined:
+            continue
+        if not any(_has_symbol(lib, name) for lib in libraries):
+            raise CompileError(f"custom kernel {name!r} is neither a function of an MLIR custom "
+                               f"extension nor a symbol of a shared library among "
+                               f"custom_extensions={list(extensions)!r}")
+    return libraries
+
+
+def _has_symbol(library: str, name: str) -> bool:
+    try:
+        getattr(ctypes.CDLL(library), name)
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
 class Executable:
     """The JIT-compiled entry graph of a mo module.
 
@@ -129,19 +201,20 @@ class Executable:
         compile_seconds: time spent lowering and generating code.
     """
 
-    def __init__(self, module, opt_level: int = 2) -> None:
+    def __init__(self, module, opt_level: int = 2, custom_extensions: Sequence[Any] = ()) -> None:
         from mo._mlir import ir
         from mo._mlir.execution_engine import ExecutionEngine
 
         start = time.perf_counter()
         lowered = _as_module(module)
+        libraries = _link_extensions(lowered, custom_extensions)
         _run_pipeline(lowered, "mo-lower-to-linalg")
         self._inspect_entry(lowered)
         _run_pipeline(lowered, "mo-cpu-codegen")
         with _context.context():
             try:
                 self._engine = ExecutionEngine(lowered, opt_level=opt_level,
-                                               shared_libs=[_native_library()])
+                                               shared_libs=[_native_library(), *libraries])
             except (RuntimeError, ir.MLIRError) as e:
                 raise CompileError(f"code generation failed: {e}") from None
             address = self._engine.raw_lookup("_mlir_ciface_" + self.name)

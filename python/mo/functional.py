@@ -32,10 +32,10 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
         "scatter_nd_mul", "masked_scatter", "top_k", "bottom_k", "argsort", "range",
         "shape_to_tensor", "rebind", "band_part", "hann_window", "resize", "resize_nearest",
-        "resize_linear", "resize_bicubic", "print",
+        "resize_linear", "resize_bicubic", "print", "custom",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
-__all__ = [*_OPS, "arange", "buffer_store", "cond", "constant", "constant_external", "full",
+__all__ = [*_OPS, "arange", "buffer_store", "cond", "inplace_custom", "constant", "constant_external", "full",
            "gaussian", "lazy", "normal", "ones", "set_seed", "uniform", "while_loop", "zeros"]
 
 
@@ -208,6 +208,20 @@ def constant_external(name: str, layout: Any, is_placeholder: bool = False) -> T
         raise RuntimeError("constant_external names a weight of a compiled graph: call it inside "
                            "a function given to compilation.compile/stage")
     return Tensor._from_value(_ops.constant_external(name, layout, is_placeholder))
+
+
+def inplace_custom(name: str, device: Any, values: Any, out_types: Any = None,
+                   parameters: Any = None) -> None:
+    """Calls a user kernel that writes into buffer arguments (``ops.inplace_custom``);
+    buffers of the traced function are passed as buffers, not snapshots."""
+    from mo.graph.graph import BufferValue
+
+    if _capture.current() is None:
+        raise RuntimeError("inplace_custom runs a kernel of the compile's custom_extensions: "
+                           "call it inside a function given to compilation.compile")
+    operands = [v._value if isinstance(v, Tensor) and isinstance(v._value, BufferValue)
+                else _to_value(v) for v in values]
+    _ops.inplace_custom(name, device, operands, out_types, parameters)
 
 
 def buffer_store(buffer: Tensor, value: Any, index: Any = None) -> None:

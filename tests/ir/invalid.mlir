@@ -1339,3 +1339,31 @@ mo.graph @while_arguments(%x: !mo.tensor<[2], f32>) {
   }
   mo.output
 }
+
+// -----
+
+// A custom op names its kernel.
+mo.graph @custom_name(%x: !mo.tensor<[4], f32>) {
+  // expected-error @+1 {{'mo.custom' op needs a kernel name}}
+  %y = mo.custom ""(%x) : (!mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.output
+}
+
+// -----
+
+// A custom op's operands are mo tensors or buffers.
+mo.graph @custom_operand(%x: !mo.tensor<[4], f32>) {
+  %c = arith.constant 1 : i64
+  // expected-error @+1 {{'mo.inplace_custom' op operand 1 must be a mo tensor or buffer, got 'i64'}}
+  mo.inplace_custom "k"(%x, %c) : (!mo.tensor<[4], f32>, i64) -> ()
+  mo.output
+}
+
+// -----
+
+// A custom op's parameters are integers, floats or bools.
+mo.graph @custom_parameter(%x: !mo.tensor<[4], f32>) {
+  // expected-error @+1 {{'mo.custom' op parameter 'mode' must be an integer, float or bool, got "fast"}}
+  %y = mo.custom "k"(%x) {parameters = {mode = "fast"}} : (!mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
+  mo.output
+}

@@ -316,6 +316,16 @@ mo.graph @prints<n>(%x: !mo.tensor<[n], f32>) {
   mo.output
 }
 
+// Custom kernels, with parameters.
+// CHECK-LABEL: mo.graph @kernels
+// CHECK: %{{.+}} = mo.custom "scale"(%{{.+}}) {parameters = {alpha = 2.000000e+00 : f64, on = true}} : (!mo.tensor<[n], f32>) -> !mo.tensor<[n], f32>
+// CHECK: mo.inplace_custom "fill"(%{{.+}}) : (!mo.buffer<[n], f32>) -> ()
+mo.graph @kernels<n>(%x: !mo.tensor<[n], f32>, %b: !mo.buffer<[n], f32>) {
+  %y = mo.custom "scale"(%x) {parameters = {alpha = 2.0 : f64, on = true}} : (!mo.tensor<[n], f32>) -> !mo.tensor<[n], f32>
+  mo.inplace_custom "fill"(%b) : (!mo.buffer<[n], f32>) -> ()
+  mo.output
+}
+
 // A graph-local buffer.
 // CHECK-LABEL: mo.graph @local_buffer
 // CHECK: %{{.+}} = mo.buffer.create : !mo.buffer<[n, 2], f32>

@@ -1394,3 +1394,32 @@ void WhileOp::print(OpAsmPrinter &p) {
   p.printRegion(getBodyRegion(), /*printEntryBlockArgs=*/false);
   p.printOptionalAttrDict((*this)->getAttrs());
 }
+
+//===----------------------------------------------------------------------===//
+// CustomOp, InplaceCustomOp
+//===----------------------------------------------------------------------===//
+
+/// Operands are mo tensors or buffers; parameters integers, floats or bools.
+static LogicalResult verifyCustom(Operation *op, ValueRange inputs,
+                                  DictionaryAttr parameters, StringRef symbol) {
+  if (symbol.empty())
+    return op->emitOpError("needs a kernel name");
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (!isa<mo::TensorType, BufferType>(v.getType()))
+      return op->emitOpError("operand ") << i << " must be a mo tensor or buffer, got "
+                                         << v.getType();
+  for (NamedAttribute p : parameters)
+    if (!isa<IntegerAttr, FloatAttr, BoolAttr>(p.getValue()))
+      return op->emitOpError("parameter '")
+             << p.getName().getValue() << "' must be an integer, float or bool, got "
+             << p.getValue();
+  return success();
+}
+
+LogicalResult CustomOp::verify() {
+  return verifyCustom(*this, getInputs(), getParameters(), getSymbol());
+}
+
+LogicalResult InplaceCustomOp::verify() {
+  return verifyCustom(*this, getInputs(), getParameters(), getSymbol());
+}

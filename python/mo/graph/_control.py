@@ -140,3 +140,71 @@ def print_value(value: Any, label: str = "debug_tensor") -> None:
     with _context.context(), location(), graph.insertion_point():
         _mo().PrintOp(ir.StringAttr.get(text),
                       value=tensor._value if tensor is not None else None)
+
+
+def _parameters(name: str, parameters: Any, inputs: list):
+    """The kernel parameters as a DictionaryAttr (ints, floats, bools)."""
+    from mo._mlir import ir
+
+    attrs = {}
+    for key, value in sorted((parameters or {}).items()):
+        if isinstance(value, bool):
+            attrs[key] = ir.BoolAttr.get(value)
+        elif isinstance(value, int):
+            attrs[key] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+        elif isinstance(value, float):
+            attrs[key] = ir.FloatAttr.get(ir.F64Type.get(), value)
+        else:
+            raise op_error(name, inputs, f"parameter {key!r} must be an int, float or bool, got "
+                                         f"{type(value).__name__}")
+    return ir.DictAttr.get(attrs)
+
+
+def custom(name: str, device: Any, values: Sequence[Any], out_types: Sequence[Any],
+           parameters: Any = None) -> list[TensorValue]:
+    """Calls the user kernel ``name`` (MAX's ``custom``), found when compiling
+    among ``compile(..., custom_extensions=[...])``: a ``func.func @name`` in
+    an ``.mlir`` file or MLIR text (taking the tensors, then the parameters,
+    returning ``out_types``), or a C symbol in a shared library (see
+    ``mo.custom``'s documentation for its arguments). ``parameters`` (ints,
+    floats, bools) follow as scalars in name order."""
+    from mo.graph.graph import Value
+
+    graph = Graph.current()
+    with graph:
+        operands = [v if isinstance(v, Value) else as_tensor_value(v) for v in values]
+    types = [t.to_type() if hasattr(t, "to_type") else t for t in out_types]
+    inputs = [name, *operands]
+    from mo._mlir import ir
+
+    with _context.context(), location(), graph.insertion_point():
+        attrs = _parameters("custom", parameters, inputs)
+        try:
+            op = _mo().CustomOp([mlir_type(t) for t in types], [v._value for v in operands],
+                                name, parameters=attrs)
+            op.verify()
+        except ir.MLIRError as e:
+            raise op_error("custom", inputs, str(e)) from None
+    return [wrap(r, graph) for r in op.results]
+
+
+def inplace_custom(name: str, device: Any, values: Sequence[Any], out_types: Any = None,
+                   parameters: Any = None) -> None:
+    """Calls the user kernel ``name`` on buffers it may write (MAX's
+    ``inplace_custom``); as ``custom``, but the kernel returns nothing."""
+    from mo._mlir import ir
+    from mo.graph.graph import Value
+
+    if out_types:
+        raise ValueError("inplace_custom: the kernel writes its buffers and returns nothing; "
+                         "use custom for kernels that produce tensors")
+    graph = Graph.current()
+    with graph:
+        operands = [v if isinstance(v, Value) else as_tensor_value(v) for v in values]
+    inputs = [name, *operands]
+    with _context.context(), location(), graph.insertion_point():
+        attrs = _parameters("inplace_custom", parameters, inputs)
+        try:
+            _mo().InplaceCustomOp([v._value for v in operands], name, parameters=attrs).verify()
+        except ir.MLIRError as e:
+            raise op_error("inplace_custom", inputs, str(e)) from None

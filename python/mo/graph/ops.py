@@ -1085,7 +1085,7 @@ from mo.graph._indexing import (  # noqa: E402
     top_k,
 )
 from mo.graph._shape import band_part, hann_window, rebind, shape_to_tensor  # noqa: E402
-from mo.graph._control import cond, while_loop  # noqa: E402
+from mo.graph._control import cond, custom, inplace_custom, while_loop  # noqa: E402
 from mo.graph._resize import (  # noqa: E402
     InterpolationMode,
     resize,

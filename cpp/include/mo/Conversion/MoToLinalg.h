@@ -43,6 +43,9 @@ void populateMoIndexToLinalgPatterns(const TypeConverter &converter,
 /// if, while, yield.
 void populateMoControlToScfPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
+/// custom, inplace_custom.
+void populateMoCustomToCallPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
 /// print.
 void populateMoPrintToCallPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);

@@ -55,6 +55,7 @@ void mo::populateMoToLinalgConversionPatterns(const TypeConverter &converter,
   populateMoRandomToLinalgPatterns(converter, patterns);
   populateMoControlToScfPatterns(converter, patterns);
   populateMoPrintToCallPatterns(converter, patterns);
+  populateMoCustomToCallPatterns(converter, patterns);
   populateMoShapeToTensorPatterns(converter, patterns);
   populateMoBufferToMemRefPatterns(converter, patterns);
   populateMoQuantToLinalgPatterns(converter, patterns);
