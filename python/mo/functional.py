@@ -32,7 +32,8 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
         "scatter_nd_mul", "masked_scatter", "top_k", "bottom_k", "argsort", "range",
         "shape_to_tensor", "rebind", "band_part", "hann_window", "resize", "resize_nearest",
-        "resize_linear", "resize_bicubic", "print", "custom",
+        "resize_linear", "resize_bicubic", "print", "custom", "as_interleaved_complex", "irfft",
+        "transfer_to",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "arange", "buffer_store", "cond", "inplace_custom", "constant", "constant_external", "full",

@@ -795,6 +795,27 @@ def reshape(x: Any, shape: Iterable[Any]) -> TensorValue:
 # -- buffers --------------------------------------------------------------------------
 
 
+def transfer_to(x: Any, device: DeviceRef) -> TensorValue:
+    """``x`` on ``device`` (MAX's ``transfer_to``): itself when it is there
+    already; moving between devices waits for mo's multi-device support."""
+    v = as_tensor_value(x)
+    target = device if isinstance(device, DeviceRef) else DeviceRef.from_device(device)
+    if target != v.device:
+        raise op_error("transfer_to", [v, target], f"transfers from {v.device} to {target} are "
+                                                   f"not supported yet (one device per graph)")
+    return v
+
+
+def assert_same_device(*values: Any, **named_values: Any) -> None:
+    """Raises ``ValueError`` unless every value is on one device (MAX's
+    ``assert_same_device``)."""
+    devices = {f"argument {i}" if not isinstance(i, str) else i: v.device
+               for i, v in [*enumerate(values), *named_values.items()]}
+    if len(set(devices.values())) > 1:
+        listing = ", ".join(f"{k} on {d}" for k, d in devices.items())
+        raise ValueError(f"values are on different devices: {listing}")
+
+
 def buffer_create(type: BufferType, init_value: Any = None) -> BufferValue:  # noqa: A002
     """A new buffer of ``type``, local to the graph (MAX's ``buffer_create``):
     filled with ``init_value`` (a scalar or a tensor that broadcasts to it),
@@ -1086,6 +1107,7 @@ from mo.graph._indexing import (  # noqa: E402
 )
 from mo.graph._shape import band_part, hann_window, rebind, shape_to_tensor  # noqa: E402
 from mo.graph._control import cond, custom, inplace_custom, while_loop  # noqa: E402
+from mo.graph._fft import as_interleaved_complex, irfft  # noqa: E402
 from mo.graph._resize import (  # noqa: E402
     InterpolationMode,
     resize,
