@@ -137,4 +137,33 @@ def Mo_TopKOp : Mo_Op<"top_k", [Pure,
   }];
 }
 
+def Mo_RoiAlignOp : Mo_Op<"roi_align", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Bilinearly sampled bins of regions of an NHWC image (ROI Align)";
+  let description = [{
+    `rois` is `[M, 5]`: a batch index and the corners `(x0, y0, x1, y1)` in
+    input coordinates times `spatial_scale`. Each of the `output_height x
+    output_width` bins of a region averages (`mode = "avg"`) or takes the
+    maximum (`"max"`) of bilinear samples on a `sampling_ratio` grid (0: as
+    many as the bin spans, rounded up); `aligned` shifts by half a pixel
+    (torchvision's semantics). Samples outside the image are 0; a batch
+    index out of range is clamped. The result is `[M, output_height,
+    output_width, C]`.
+
+    ```mlir
+    %y = mo.roi_align(%x, %r) {aligned = false, mode = "avg", output_height = 7 : i64,
+        output_width = 7 : i64, sampling_ratio = 2 : i64, spatial_scale = 0.25 : f64}
+        : (!mo.tensor<[2, 32, 32, 8], f32>, !mo.tensor<[m, 5], f32>) -> !mo.tensor<[m, 7, 7, 8], f32>
+    ```
+  }];
+  let arguments = (ins Mo_TensorOfKinds<["float"]>:$input,
+                       Mo_TensorOfKinds<["float"]>:$rois, I64Attr:$output_height,
+                       I64Attr:$output_width, F64Attr:$spatial_scale,
+                       I64Attr:$sampling_ratio, BoolAttr:$aligned, StrAttr:$mode);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    `(` $input `,` $rois `)` attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 #endif // MO_INDEX_TD

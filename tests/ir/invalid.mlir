@@ -1367,3 +1367,43 @@ mo.graph @custom_parameter(%x: !mo.tensor<[4], f32>) {
   %y = mo.custom "k"(%x) {parameters = {mode = "fast"}} : (!mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
   mo.output
 }
+
+// -----
+
+// roi_align samples an NHWC image.
+mo.graph @roi_align_input(%x: !mo.tensor<[4, 4], f32>, %r: !mo.tensor<[2, 5], f32>) {
+  // expected-error @+2 {{input must be [N, H, W, C], got '!mo.tensor<[4, 4], f32>'}}
+  // expected-error @+1 {{'mo.roi_align' op failed to infer returned types}}
+  %y = mo.roi_align(%x, %r) {aligned = false, mode = "avg", output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 0 : i64, spatial_scale = 1.0 : f64} : (!mo.tensor<[4, 4], f32>, !mo.tensor<[2, 5], f32>) -> !mo.tensor<[2, 2, 2, 4], f32>
+  mo.output
+}
+
+// -----
+
+// roi_align's regions are rows of five.
+mo.graph @roi_align_rois(%x: !mo.tensor<[1, 4, 4, 2], f32>, %r: !mo.tensor<[2, 4], f32>) {
+  // expected-error @+2 {{rois must be [M, 5] of the input's element type and device, got '!mo.tensor<[2, 4], f32>'}}
+  // expected-error @+1 {{'mo.roi_align' op failed to infer returned types}}
+  %y = mo.roi_align(%x, %r) {aligned = false, mode = "avg", output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 0 : i64, spatial_scale = 1.0 : f64} : (!mo.tensor<[1, 4, 4, 2], f32>, !mo.tensor<[2, 4], f32>) -> !mo.tensor<[2, 2, 2, 2], f32>
+  mo.output
+}
+
+// -----
+
+// roi_align's bins and sampling are positive.
+mo.graph @roi_align_sizes(%x: !mo.tensor<[1, 4, 4, 2], f32>, %r: !mo.tensor<[2, 5], f32>) {
+  // expected-error @+2 {{output sizes must be >= 1 and the sampling ratio >= 0}}
+  // expected-error @+1 {{'mo.roi_align' op failed to infer returned types}}
+  %y = mo.roi_align(%x, %r) {aligned = false, mode = "avg", output_height = 0 : i64, output_width = 2 : i64, sampling_ratio = 0 : i64, spatial_scale = 1.0 : f64} : (!mo.tensor<[1, 4, 4, 2], f32>, !mo.tensor<[2, 5], f32>) -> !mo.tensor<[2, 0, 2, 2], f32>
+  mo.output
+}
+
+// -----
+
+// roi_align averages or takes maxima.
+mo.graph @roi_align_mode(%x: !mo.tensor<[1, 4, 4, 2], f32>, %r: !mo.tensor<[2, 5], f32>) {
+  // expected-error @+2 {{mode must be "avg" or "max", got "min"}}
+  // expected-error @+1 {{'mo.roi_align' op failed to infer returned types}}
+  %y = mo.roi_align(%x, %r) {aligned = false, mode = "min", output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 0 : i64, spatial_scale = 1.0 : f64} : (!mo.tensor<[1, 4, 4, 2], f32>, !mo.tensor<[2, 5], f32>) -> !mo.tensor<[2, 2, 2, 2], f32>
+  mo.output
+}

@@ -1423,3 +1423,31 @@ LogicalResult CustomOp::verify() {
 LogicalResult InplaceCustomOp::verify() {
   return verifyCustom(*this, getInputs(), getParameters(), getSymbol());
 }
+
+LogicalResult RoiAlignOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties properties, RegionRange regions,
+    SmallVectorImpl<Type> &inferred) {
+  Adaptor adaptor(operands, attrs, properties, regions);
+  auto input = cast<mo::TensorType>(adaptor.getInput().getType());
+  auto rois = cast<mo::TensorType>(adaptor.getRois().getType());
+  if (input.getRank() != 4)
+    return inferError(loc) << "input must be [N, H, W, C], got " << input;
+  if (rois.getRank() != 2 || !dimsAgree(rois.getDims()[1], getStaticDim(ctx, 5)) ||
+      rois.getElementType() != input.getElementType() ||
+      rois.getDevice() != input.getDevice())
+    return inferError(loc) << "rois must be [M, 5] of the input's element type and device, got "
+                           << rois;
+  if (adaptor.getOutputHeight() < 1 || adaptor.getOutputWidth() < 1 ||
+      adaptor.getSamplingRatio() < 0)
+    return inferError(loc) << "output sizes must be >= 1 and the sampling ratio >= 0";
+  StringRef mode = adaptor.getMode();
+  if (mode != "avg" && mode != "max")
+    return inferError(loc) << "mode must be \"avg\" or \"max\", got \"" << mode << "\"";
+  SmallVector<Attribute> dims{rois.getDims()[0], getStaticDim(ctx, adaptor.getOutputHeight()),
+                              getStaticDim(ctx, adaptor.getOutputWidth()),
+                              input.getDims()[3]};
+  inferred.push_back(
+      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  return success();
+}

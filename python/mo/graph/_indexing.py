@@ -244,3 +244,30 @@ def argsort(x: Any, ascending: bool = True) -> TensorValue:
         raise op_error("argsort", [v], f"argsort takes a rank-1 tensor, got rank {v.rank}")
     return _top_k("argsort", v, int(v.shape[0]) if v.shape[0].is_static else -1, 0,
                   not ascending)[1]
+
+
+def roi_align(input: Any, rois: Any, output_height: int, output_width: int,  # noqa: A002
+              spatial_scale: float = 1.0, sampling_ratio: float = 0.0, aligned: bool = False,
+              mode: str = "AVG") -> TensorValue:
+    """ROI Align (MAX's ``roi_align``, torchvision's semantics) over an NHWC
+    ``input``: ``rois`` is ``[M, 5]`` rows of ``(batch, x0, y0, x1, y1)``; the
+    result ``[M, output_height, output_width, C]`` averages (``mode="AVG"``)
+    or takes the maximum (``"MAX"``) of bilinear samples per bin, on a
+    ``sampling_ratio`` grid (0: adaptive, as many as the bin spans)."""
+    from mo._mlir import ir
+
+    x = as_tensor_value(input)
+    with x.graph:
+        r = cast(as_tensor_value(rois), x.dtype)
+    inputs = [x, r, output_height, output_width]
+    if not x.dtype.is_float:
+        raise op_error("roi_align", inputs, f"roi_align is defined on floating-point tensors, "
+                                            f"got {x.dtype.name}")
+    ratio = int(sampling_ratio)
+    if ratio != sampling_ratio or ratio < 0:
+        raise op_error("roi_align", inputs, f"sampling_ratio must be a whole number >= 0, got "
+                                            f"{sampling_ratio!r}")
+    return build("roi_align", inputs, x.graph, lambda: _mo().RoiAlignOp(
+        x._value, r._value, _i64(int(output_height)), _i64(int(output_width)),
+        ir.FloatAttr.get(ir.F64Type.get(), float(spatial_scale)), _i64(ratio),
+        ir.BoolAttr.get(bool(aligned)), ir.StringAttr.get(str(mode).lower())), verify=True)

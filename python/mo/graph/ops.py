@@ -1089,6 +1089,7 @@ from mo.graph._conv import (  # noqa: E402
 )
 from mo.graph._indexing import (  # noqa: E402
     argsort,
+    roi_align,
     bottom_k,
     gather,
     gather_nd,

@@ -8,7 +8,8 @@
 // one buffer in place; an update whose index is out of range is dropped.
 // top_k keeps, per row, the best k so far sorted in the result (an
 // insertion into a sorted buffer of k: O(n) per row when few elements
-// qualify, O(n * k) at worst).
+// qualify, O(n * k) at worst). roi_align is a parallel generic whose
+// elements loop over their bin's samples.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -492,10 +494,175 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
   }
 };
 
+/// ROI Align as one parallel generic over [M, oh, ow, C]; each element
+/// loops over its bin's sample grid (scf.for) and reads four clamped taps
+/// per sample, weighted 0 where the sample is off the image.
+struct RoiAlignToLinalg : OpConversionPattern<RoiAlignOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RoiAlignOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), rois = adaptor.getRois();
+    auto type = cast<mo::TensorType>(op.getType());
+    SmallVector<SizeHints> hints(4);
+    hints[0].push_back({rois, 0});
+    hints[3].push_back({input, 3});
+    FailureOr<Value> init = emptyTensor(rewriter, loc, op, type, hints);
+    if (failed(init))
+      return failure();
+    auto element = cast<FloatType>(getElementTypeOrSelf(input.getType()));
+    FloatType f = element.getWidth() < 32 ? rewriter.getF32Type() : element;
+    Value batches = tensor::DimOp::create(rewriter, loc, input, 0);
+    Value height = tensor::DimOp::create(rewriter, loc, input, 1);
+    Value width = tensor::DimOp::create(rewriter, loc, input, 2);
+    Value readable = nonEmpty(rewriter, loc, input, 0);
+    for (int64_t d : {1, 2})
+      if (Value ok = nonEmpty(rewriter, loc, input, d))
+        readable = readable ? Value(arith::AndIOp::create(rewriter, loc, readable, ok)) : ok;
+    int64_t oh = op.getOutputHeight(), ow = op.getOutputWidth();
+    int64_t ratio = op.getSamplingRatio();
+    bool isMax = op.getMode() == "max";
+    double offset = op.getAligned() ? 0.5 : 0.0;
+    Value result = generateElements(
+        rewriter, loc, *init, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          auto c = [&](double v) { return arith::ConstantOp::create(b, l, b.getFloatAttr(f, v)); };
+          auto ci = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v); };
+          auto wide = [&](Value v) {
+            return v.getType() == f ? v : Value(arith::ExtFOp::create(b, l, f, v));
+          };
+          auto roi = [&](int64_t k) {
+            return wide(tensor::ExtractOp::create(b, l, rois, ValueRange{ivs[0], ci(k)}));
+          };
+          auto toFloat = [&](Value index) {
+            return arith::SIToFPOp::create(
+                b, l, f, arith::IndexCastOp::create(b, l, b.getI64Type(), index));
+          };
+          Value batch = arith::IndexCastOp::create(
+              b, l, b.getIndexType(), arith::FPToSIOp::create(b, l, b.getI64Type(), roi(0)));
+          batch = clampIndex(b, l, batch, batches);
+          Value scale = c(op.getSpatialScale().convertToDouble());
+          auto corner = [&](int64_t k) {
+            return arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, roi(k), scale),
+                                         c(offset));
+          };
+          Value x0 = corner(1), y0 = corner(2), x1 = corner(3), y1 = corner(4);
+          Value rw = arith::SubFOp::create(b, l, x1, x0);
+          Value rh = arith::SubFOp::create(b, l, y1, y0);
+          if (!op.getAligned()) { // at least one pixel
+            rw = arith::MaximumFOp::create(b, l, rw, c(1.0));
+            rh = arith::MaximumFOp::create(b, l, rh, c(1.0));
+          }
+          Value binH = arith::DivFOp::create(b, l, rh, c(double(oh)));
+          Value binW = arith::DivFOp::create(b, l, rw, c(double(ow)));
+          auto gridOf = [&](Value bin) -> Value {
+            if (ratio > 0)
+              return ci(ratio);
+            Value n = math::CeilOp::create(b, l, bin);
+            Value i = arith::IndexCastOp::create(
+                b, l, b.getIndexType(), arith::FPToSIOp::create(b, l, b.getI64Type(), n));
+            return arith::MaxSIOp::create(b, l, i, ci(0));
+          };
+          Value gridH = gridOf(binH), gridW = gridOf(binW);
+          Value startY = arith::AddFOp::create(
+              b, l, y0, arith::MulFOp::create(b, l, toFloat(ivs[1]), binH));
+          Value startX = arith::AddFOp::create(
+              b, l, x0, arith::MulFOp::create(b, l, toFloat(ivs[2]), binW));
+          Value stepY = arith::DivFOp::create(b, l, binH, toFloat(gridH));
+          Value stepX = arith::DivFOp::create(b, l, binW, toFloat(gridW));
+          Value hF = toFloat(height), wF = toFloat(width);
+          Value first = isMax ? c(-std::numeric_limits<double>::infinity()) : c(0.0);
+          auto rows = scf::ForOp::create(
+              b, l, ci(0), gridH, ci(1), ValueRange{first},
+              [&](OpBuilder &yb, Location yl, Value iy, ValueRange accY) {
+                Value y = arith::AddFOp::create(
+                    yb, yl, startY,
+                    arith::MulFOp::create(
+                        yb, yl, arith::AddFOp::create(yb, yl, toFloat(iy), c(0.5)), stepY));
+                auto cols = scf::ForOp::create(
+                    yb, yl, ci(0), gridW, ci(1), accY,
+                    [&](OpBuilder &xb, Location xl, Value ix, ValueRange acc) {
+                      Value x = arith::AddFOp::create(
+                          xb, xl, startX,
+                          arith::MulFOp::create(
+                              xb, xl, arith::AddFOp::create(xb, xl, toFloat(ix), c(0.5)),
+                              stepX));
+                      Value v = bilinear(xb, xl, input, batch, ivs[3], y, x, height, width, hF,
+                                         wF, f, readable);
+                      Value next = isMax ? Value(arith::MaximumFOp::create(xb, xl, acc[0], v))
+                                         : Value(arith::AddFOp::create(xb, xl, acc[0], v));
+                      scf::YieldOp::create(xb, xl, next);
+                    });
+                scf::YieldOp::create(yb, yl, cols.getResults());
+              });
+          Value total = rows.getResult(0);
+          Value count = arith::MulIOp::create(b, l, gridH, gridW);
+          Value empty = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, count, ci(0));
+          Value out = isMax ? total
+                            : Value(arith::DivFOp::create(
+                                  b, l, total,
+                                  toFloat(arith::MaxSIOp::create(b, l, count, ci(1)))));
+          out = arith::SelectOp::create(b, l, empty, c(0.0), out);
+          return f == element ? out : Value(arith::TruncFOp::create(b, l, element, out));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// torchvision's bilinear_interpolate at (y, x) of image `batch`, channel
+  /// `channel`: 0 off the image, else the four clamped taps' weighted sum.
+  static Value bilinear(OpBuilder &b, Location l, Value input, Value batch, Value channel,
+                        Value y, Value x, Value height, Value width, Value hF, Value wF,
+                        FloatType f, Value readable) {
+    auto c = [&](double v) { return arith::ConstantOp::create(b, l, b.getFloatAttr(f, v)); };
+    using P = arith::CmpFPredicate;
+    Value off = arith::OrIOp::create(
+        b, l,
+        arith::OrIOp::create(b, l, arith::CmpFOp::create(b, l, P::OLT, y, c(-1.0)),
+                             arith::CmpFOp::create(b, l, P::OGT, y, hF)),
+        arith::OrIOp::create(b, l, arith::CmpFOp::create(b, l, P::OLT, x, c(-1.0)),
+                             arith::CmpFOp::create(b, l, P::OGT, x, wF)));
+    Value one = arith::ConstantIndexOp::create(b, l, 1);
+    // Per axis: the low tap, the high tap and the weight of the high one.
+    auto axis = [&](Value v, Value size) {
+      v = arith::MaximumFOp::create(b, l, v, c(0.0));
+      Value low = arith::IndexCastOp::create(
+          b, l, b.getIndexType(), arith::FPToSIOp::create(b, l, b.getI64Type(), v));
+      Value last = arith::SubIOp::create(b, l, size, one);
+      Value atEnd = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, low, last);
+      Value lowC = clampIndex(b, l, low, size);
+      Value high = clampIndex(b, l, arith::AddIOp::create(b, l, low, one), size);
+      Value frac = arith::SubFOp::create(
+          b, l, v,
+          arith::SIToFPOp::create(b, l, f,
+                                  arith::IndexCastOp::create(b, l, b.getI64Type(), lowC)));
+      frac = arith::SelectOp::create(b, l, atEnd, c(0.0), frac);
+      return std::make_tuple(lowC, high, frac);
+    };
+    auto [yl, yh, ly] = axis(y, height);
+    auto [xl, xh, lx] = axis(x, width);
+    Value hy = arith::SubFOp::create(b, l, c(1.0), ly);
+    Value hx = arith::SubFOp::create(b, l, c(1.0), lx);
+    auto tap = [&](Value yi, Value xi, Value w1, Value w2) {
+      Value v = guardedExtract(b, l, input, ValueRange{batch, yi, xi, channel}, readable);
+      if (v.getType() != f)
+        v = arith::ExtFOp::create(b, l, f, v);
+      return arith::MulFOp::create(b, l, arith::MulFOp::create(b, l, w1, w2), v);
+    };
+    Value sum = arith::AddFOp::create(
+        b, l,
+        arith::AddFOp::create(b, l, tap(yl, xl, hy, hx), tap(yl, xh, hy, lx)),
+        arith::AddFOp::create(b, l, tap(yh, xl, ly, hx), tap(yh, xh, ly, lx)));
+    return arith::SelectOp::create(b, l, off, c(0.0), sum);
+  }
+};
+
 } // namespace
 
 void mo::populateMoIndexToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<GatherToLinalg, GatherNdToLinalg, ScatterToLoops, ScatterNdToLoops,
-               TopKToLoops>(converter, patterns.getContext());
+               TopKToLoops, RoiAlignToLinalg>(converter, patterns.getContext());
 }

@@ -87,3 +87,18 @@ mo.graph @top_k<n>(%x: !mo.tensor<[n, 8], f32>) -> (!mo.tensor<[n, 2], f32>, !mo
   %v, %i = mo.top_k(%x) {k = 2 : i64, largest = true} : (!mo.tensor<[n, 8], f32>) -> (!mo.tensor<[n, 2], f32>, !mo.tensor<[n, 2], si64>)
   mo.output %v, %i : !mo.tensor<[n, 2], f32>, !mo.tensor<[n, 2], si64>
 }
+
+// -----
+
+// roi_align: a parallel generic over [M, oh, ow, C]; each element loops over
+// its bin's sample grid (adaptive here: ceil of the bin size).
+// CHECK-LABEL: func.func @roi_align(
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<?x2x2x3xf32>)
+// CHECK: math.ceil
+// CHECK: scf.for {{.+}} -> (f32)
+// CHECK: scf.for {{.+}} -> (f32)
+// CHECK-COUNT-4: tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<2x8x8x3xf32>
+mo.graph @roi_align<m>(%x: !mo.tensor<[2, 8, 8, 3], f32>, %r: !mo.tensor<[m, 5], f32>) -> !mo.tensor<[m, 2, 2, 3], f32> {
+  %y = mo.roi_align(%x, %r) {aligned = true, mode = "avg", output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 0 : i64, spatial_scale = 0.5 : f64} : (!mo.tensor<[2, 8, 8, 3], f32>, !mo.tensor<[m, 5], f32>) -> !mo.tensor<[m, 2, 2, 3], f32>
+  mo.output %y : !mo.tensor<[m, 2, 2, 3], f32>
+}
