@@ -202,7 +202,7 @@ class Tensor:
     def __getitem__(self, index: Any) -> Tensor:
         """Basic indexing: ints and slices (``x[0]``, ``x[1:5:2, :]``)."""
         items = index if isinstance(index, tuple) else (index,)
-        if all(i is Ellipsis or i == slice(None) for i in items):
+        if all(i is Ellipsis or (isinstance(i, slice) and i == slice(None)) for i in items):
             return self
         return _F().slice_tensor(self, index)
 

@@ -237,3 +237,18 @@ def test_scatter_never_writes_its_input():
     t = Tensor(x)
     F.scatter_nd_add(t, Tensor(np.ones(1, np.float32)), Tensor(np.array([[3]])))
     np.testing.assert_array_equal(t.to_numpy(), [1, 1, 1, 1])
+
+
+@pytest.mark.parametrize("index,message", [
+    (lambda: Tensor(np.array([True, False, True])), "boolean mask indexing"),
+    (lambda: np.array([True, False, True]), "boolean mask indexing"),
+    (lambda: [0, 2], "use gather"),
+    (lambda: Tensor(np.array([0, 2])), "use gather"),
+    (lambda: (slice(None), Tensor(np.array([True, False, True]))), "boolean mask indexing"),
+])
+def test_tensor_indices_are_a_clear_error(index, message):
+    x = Tensor(np.arange(9, dtype=np.float32).reshape(3, 3))
+    with pytest.raises(IndexError, match=message):
+        x[index()]
+    with pytest.raises(IndexError, match=message):
+        compilation.compile(lambda t: t[index()])(TensorLayout(DType.float32, [3, 3], CPU()))

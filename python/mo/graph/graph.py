@@ -189,7 +189,9 @@ class BufferValue(Value):
         from mo.graph import ops
 
         value = ops.buffer_load(self)
-        return value if index in ((), Ellipsis, slice(None)) else ops.slice_tensor(value, index)
+        whole = index is Ellipsis or (isinstance(index, (tuple, slice)) and
+                                      index in ((), slice(None)))
+        return value if whole else ops.slice_tensor(value, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         from mo.graph import ops

@@ -851,7 +851,7 @@ def buffer_load(buffer: BufferValue) -> TensorValue:
 def _window(buffer: Value, index: Any) -> tuple[list[int], list[int], list[Dim]] | None:
     """(starts, steps, sizes) of a basic slice (ints and slices) of a tensor or
     buffer; None for the whole."""
-    if index is None or index is Ellipsis or index == ():
+    if index is None or index is Ellipsis or (isinstance(index, tuple) and index == ()):
         return None
     index = _expand_index(index, buffer.rank)
     starts, steps, sizes = [], [], []
@@ -1035,6 +1035,15 @@ def _expand_index(index: Any, rank: int) -> tuple:
     """``index`` as one int or slice per dim (an ``...`` expanded)."""
     items = index if isinstance(index, tuple) else (index,)
     for item in items:
+        if isinstance(item, (Value, np.ndarray, list)) or hasattr(item, "_graph_value"):
+            dtype = getattr(item, "dtype", None)
+            if dtype in (DType.bool, np.bool_) or (isinstance(item, list) and item and
+                                                   all(isinstance(i, bool) for i in item)):
+                raise IndexError("boolean mask indexing (x[mask]) has a size that depends on "
+                                 "the data: use where(mask, x, fill) to keep the shape, or "
+                                 "masked_scatter to write through a mask")
+            raise IndexError("indexing with a tensor or list of indices: use gather(x, indices, "
+                             "axis) (or gather_nd for several dims)")
         if item is None:
             raise IndexError("None (np.newaxis) in an index is not supported: reshape instead")
         if isinstance(item, (bool, np.bool_)):
