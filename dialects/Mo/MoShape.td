@@ -52,7 +52,8 @@ def Mo_RebindOp : Mo_Op<"rebind", [Pure]> {
   let description = [{
     The result is the input with its dims renamed to the result's: dims
     that are not the same attribute are compared when the entry starts, and
-    a mismatch fails the call with `message`.
+    a mismatch fails the call with `message`. A rebind to the input's own
+    type folds away.
 
     ```mlir
     %y = mo.rebind %x {message = "rows"} : !mo.tensor<[a + b, 4], f32> -> !mo.tensor<[n, 4], f32>
@@ -64,6 +65,7 @@ def Mo_RebindOp : Mo_Op<"rebind", [Pure]> {
     $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 #endif // MO_SHAPE_TD

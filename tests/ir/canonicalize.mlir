@@ -205,3 +205,15 @@ mo.graph @no_fold_cast(%x: !mo.tensor<[2], si32>, %f: !mo.tensor<[2], f32>) -> (
   %2 = mo.cast %1 : !mo.tensor<[2], f16> -> !mo.tensor<[2], f32>
   mo.output %0, %2 : !mo.tensor<[2], ui32>, !mo.tensor<[2], f32>
 }
+
+// -----
+
+// A rebind to the input's own type is the input; one that renames stays.
+// CHECK-LABEL: mo.graph @rebind
+// CHECK-NEXT: %[[R:.+]] = mo.rebind %arg0 : !mo.tensor<[n], f32> -> !mo.tensor<[m], f32>
+// CHECK-NEXT: mo.output %arg0, %[[R]]
+mo.graph @rebind<n, m>(%x: !mo.tensor<[n], f32>, %y: !mo.tensor<[m], f32>) -> (!mo.tensor<[n], f32>, !mo.tensor<[m], f32>) {
+  %a = mo.rebind %x : !mo.tensor<[n], f32> -> !mo.tensor<[n], f32>
+  %b = mo.rebind %x : !mo.tensor<[n], f32> -> !mo.tensor<[m], f32>
+  mo.output %a, %b : !mo.tensor<[n], f32>, !mo.tensor<[m], f32>
+}

@@ -86,15 +86,8 @@ def test_conv2d_matches_torch_eager(case):
     got = F.conv2d(Tensor(x), Tensor(wt), stride=s, dilation=d, padding=pad,
                    groups=g).to_numpy()
     np.testing.assert_allclose(got, torch_conv2d(x, wt, s, d, pad, g), rtol=1e-4, atol=1e-4)
-
-
-@pytest.mark.parametrize("case", CONV2D_CASES[:3], ids=str)
-def test_conv2d_matches_direct_loop(case):
-    n, h, w, c, f, k, s, d, pad, g = case
-    x, wt = randn(n, h, w, c), randn(k, k, c // g, f)
-    got = F.conv2d(Tensor(x), Tensor(wt), stride=s, dilation=d, padding=pad,
-                   groups=g).to_numpy()
-    np.testing.assert_allclose(got, loop_conv2d(x, wt, s, d, pad, g), rtol=1e-4, atol=1e-4)
+    if case in CONV2D_CASES[:3]:  # the definition too, where it runs in a moment
+        np.testing.assert_allclose(got, loop_conv2d(x, wt, s, d, pad, g), rtol=1e-4, atol=1e-4)
 
 
 def test_conv2d_symbolic_shapes_compiled():

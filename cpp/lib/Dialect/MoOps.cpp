@@ -1259,6 +1259,8 @@ LogicalResult ShapeToTensorOp::verify() {
   return success();
 }
 
+OpFoldResult RebindOp::fold(FoldAdaptor) { return foldNoOpConversion(*this); }
+
 LogicalResult RebindOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
   auto out = cast<mo::TensorType>(getType());

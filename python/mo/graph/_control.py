@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -38,6 +40,22 @@ def _yield(graph: Graph, block: Any, values: Sequence[TensorValue]) -> None:
         _mo().YieldOp([v._value for v in values])
 
 
+@contextlib.contextmanager
+def _erased_on_error(op: Any, name: str, inputs: list):
+    """Leaves no half-built region op behind: on any error ``op`` is erased
+    (MLIR's own errors become the op's ``ValueError``)."""
+    from mo._mlir import ir
+
+    try:
+        yield
+    except ir.MLIRError as e:
+        op.operation.erase()
+        raise op_error(name, inputs, str(e)) from None
+    except BaseException:
+        op.operation.erase()
+        raise
+
+
 def _check_types(name: str, what: str, values: Sequence[TensorValue],
                  types: Sequence[TensorType], inputs: list) -> None:
     got = [v.type for v in values]
@@ -58,8 +76,6 @@ def cond(pred: Any, out_types: Iterable[TensorType] | None, then_fn: Callable[[]
     """``then_fn()`` if ``pred`` (a 0-d bool tensor) holds, else ``else_fn()``
     (MAX's ``cond``); both return values of ``out_types`` (none for
     ``None``), and only the chosen one runs."""
-    from mo._mlir import ir
-
     p = _predicate("cond", pred, [pred])
     graph = p.graph
     types = [t.to_type() if hasattr(t, "to_type") else t for t in (out_types or [])]
@@ -67,18 +83,12 @@ def cond(pred: Any, out_types: Iterable[TensorType] | None, then_fn: Callable[[]
     with _context.context(), location(), graph.insertion_point():
         op = _mo().IfOp([mlir_type(t) for t in types], p._value)
         blocks = [op.thenRegion.blocks.append(), op.elseRegion.blocks.append()]
-    try:
+    with _erased_on_error(op, "cond", inputs):
         for block, fn, what in zip(blocks, (then_fn, else_fn), ("then_fn", "else_fn")):
             values = _traced(graph, block, fn)
             _check_types("cond", what, values, types, inputs)
             _yield(graph, block, values)
         op.verify()
-    except ir.MLIRError as e:
-        op.operation.erase()
-        raise op_error("cond", inputs, str(e)) from None
-    except BaseException:
-        op.operation.erase()
-        raise
     return [wrap(r, graph) for r in op.results]
 
 
@@ -87,8 +97,6 @@ def while_loop(initial_values: Any, predicate: Callable[..., Any],
     """Repeats ``values = body(*values)`` while ``predicate(*values)`` (a 0-d
     bool tensor) holds, from ``initial_values`` (MAX's ``while_loop``); the
     body returns values of the same types. Returns the final values."""
-    from mo._mlir import ir
-
     graph = Graph.current()
     with graph:
         inits = initial_values if isinstance(initial_values, (list, tuple)) else [initial_values]
@@ -104,7 +112,7 @@ def while_loop(initial_values: Any, predicate: Callable[..., Any],
         loc = location()
         cond_block = op.regions[0].blocks.append(*mlir_types, arg_locs=[loc] * len(types))
         body_block = op.regions[1].blocks.append(*mlir_types, arg_locs=[loc] * len(types))
-    try:
+    with _erased_on_error(op, "while_loop", inputs):
         carried = [wrap(a, graph) for a in cond_block.arguments]
         (p, *rest) = _traced(graph, cond_block, predicate, carried) or [None]
         if rest or p is None:
@@ -115,12 +123,6 @@ def while_loop(initial_values: Any, predicate: Callable[..., Any],
         _check_types("while_loop", "the body", values, types, inputs)
         _yield(graph, body_block, values)
         op.verify()
-    except ir.MLIRError as e:
-        op.operation.erase()
-        raise op_error("while_loop", inputs, str(e)) from None
-    except BaseException:
-        op.operation.erase()
-        raise
     return [wrap(r, graph) for r in op.results]
 
 

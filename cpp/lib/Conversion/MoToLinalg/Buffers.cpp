@@ -67,15 +67,11 @@ struct CreateToAlloc : OpConversionPattern<BufferCreateOp> {
   matchAndRewrite(BufferCreateOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<MemRefType>(getTypeConverter()->convertType(op.getType()));
-    FailureOr<SmallVector<OpFoldResult>> sizes = mixedSizes(
-        rewriter, op.getLoc(), op, cast<BufferType>(op.getType()).getDims());
-    if (failed(sizes))
+    FailureOr<Value> buffer = allocBuffer(rewriter, op.getLoc(), op, type,
+                                          cast<BufferType>(op.getType()).getDims());
+    if (failed(buffer))
       return failure();
-    SmallVector<Value> dynamic;
-    for (OpFoldResult size : *sizes)
-      if (auto v = dyn_cast<Value>(size))
-        dynamic.push_back(v);
-    rewriter.replaceOpWithNewOp<memref::AllocOp>(op, type, dynamic);
+    rewriter.replaceOp(op, *buffer);
     return success();
   }
 };

@@ -107,17 +107,12 @@ callCKernel(OpBuilder &b, Operation *op, StringRef symbol, ValueRange operands,
   }
   for (mo::TensorType t : results) {
     auto type = cast<RankedTensorType>(converter.convertType(t));
-    FailureOr<SmallVector<OpFoldResult>> sizes = mixedSizes(b, loc, op, t.getDims());
-    if (failed(sizes))
+    FailureOr<Value> buffer = allocBuffer(
+        b, loc, op, MemRefType::get(type.getShape(), type.getElementType()), t.getDims());
+    if (failed(buffer))
       return failure();
-    SmallVector<Value> dynamic;
-    for (OpFoldResult s : *sizes)
-      if (auto v = dyn_cast<Value>(s))
-        dynamic.push_back(v);
-    Value buffer = memref::AllocOp::create(
-        b, loc, MemRefType::get(type.getShape(), type.getElementType()), dynamic);
-    outputs.push_back(buffer);
-    args.push_back(memref::CastOp::create(b, loc, unranked(type.getElementType()), buffer));
+    outputs.push_back(*buffer);
+    args.push_back(memref::CastOp::create(b, loc, unranked(type.getElementType()), *buffer));
   }
   llvm::append_range(args, params);
   auto module = op->getParentOfType<ModuleOp>();

@@ -59,6 +59,21 @@ static Value inRange(OpBuilder &b, Location loc, Value i, Value size) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size));
 }
 
+/// The `k` components of the index vector `indices[lead..., :]`, each wrapped
+/// when negative against `sizes[j]` (mo element type `element`).
+static SmallVector<Value> indexVector(OpBuilder &b, Location loc, Value indices,
+                                      ValueRange lead, Type element,
+                                      ArrayRef<Value> sizes) {
+  SmallVector<Value> at(lead), vector;
+  at.push_back(Value());
+  for (auto [j, size] : llvm::enumerate(sizes)) {
+    at.back() = arith::ConstantIndexOp::create(b, loc, j);
+    Value raw = tensor::ExtractOp::create(b, loc, indices, at);
+    vector.push_back(wrapIndex(b, loc, raw, element, size));
+  }
+  return vector;
+}
+
 /// `source[coords]`, or zero without a read when `readable` is false.
 static Value guardedExtract(OpBuilder &b, Location loc, Value source,
                             ValueRange coords, Value readable) {
@@ -85,27 +100,6 @@ static Value nonEmpty(OpBuilder &b, Location loc, Value source, int64_t axis) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                tensor::DimOp::create(b, loc, source, axis),
                                arith::ConstantIndexOp::create(b, loc, 0));
-}
-
-/// A parallel linalg.generic over `init` with `inputs` read through `maps`;
-/// `body` computes each element from the loop indices and the inputs' scalars.
-static Value generateElements(
-    OpBuilder &b, Location loc, Value init, ValueRange inputs,
-    ArrayRef<AffineMap> maps,
-    function_ref<Value(OpBuilder &, Location, ValueRange, ValueRange)> body) {
-  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
-  SmallVector<AffineMap> all(maps);
-  all.push_back(b.getMultiDimIdentityMap(rank));
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, all,
-             SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               SmallVector<Value> ivs;
-               for (int64_t d = 0; d < rank; ++d)
-                 ivs.push_back(linalg::IndexOp::create(nb, l, d));
-               linalg::YieldOp::create(nb, l, body(nb, l, ivs, args.drop_back()));
-             })
-      .getResult(0);
 }
 
 /// `old` combined with `update` by `reduction` (mo element type `element`).
@@ -265,15 +259,10 @@ struct GatherNdToLinalg : OpConversionPattern<GatherNdOp> {
     Value result = generateElements(
         rewriter, loc, *init, ValueRange{}, {},
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
-          SmallVector<Value> at(ivs.take_front(lead));
-          at.push_back(Value());
           SmallVector<Value> coords(ivs.take_front(batch));
-          for (int64_t j = 0; j < k; ++j) {
-            at.back() = arith::ConstantIndexOp::create(b, l, j);
-            Value raw = tensor::ExtractOp::create(b, l, indices, at);
-            coords.push_back(clampIndex(
-                b, l, wrapIndex(b, l, raw, indexElement, sizes[j]), sizes[j]));
-          }
+          for (auto [i, size] : llvm::zip(
+                   indexVector(b, l, indices, ivs.take_front(lead), indexElement, sizes), sizes))
+            coords.push_back(clampIndex(b, l, i, size));
           llvm::append_range(coords, ivs.drop_front(lead));
           return guardedExtract(b, l, input, coords, readable);
         });
@@ -326,17 +315,12 @@ struct ScatterNdToLoops : OpConversionPattern<ScatterNdOp> {
     Value result = scatterLoops(
         rewriter, loc, input, adaptor.getUpdates(), op.getReduction(), element,
         [&](OpBuilder &b, Location l, ValueRange ivs) {
-          SmallVector<Value> at(ivs.take_front(lead));
-          at.push_back(Value());
-          SmallVector<Value> coords;
+          SmallVector<Value> coords =
+              indexVector(b, l, indices, ivs.take_front(lead), indexElement, sizes);
           Value valid;
-          for (int64_t j = 0; j < k; ++j) {
-            at.back() = arith::ConstantIndexOp::create(b, l, j);
-            Value raw = tensor::ExtractOp::create(b, l, indices, at);
-            Value i = wrapIndex(b, l, raw, indexElement, sizes[j]);
-            Value ok = inRange(b, l, i, sizes[j]);
+          for (auto [i, size] : llvm::zip(coords, sizes)) {
+            Value ok = inRange(b, l, i, size);
             valid = valid ? Value(arith::AndIOp::create(b, l, valid, ok)) : ok;
-            coords.push_back(i);
           }
           llvm::append_range(coords, ivs.drop_front(lead));
           return std::make_pair(coords, valid);

@@ -11,7 +11,6 @@
 #include "mo/Dialect/MoOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -83,43 +82,32 @@ struct RandomToLinalg : OpConversionPattern<RandomOp> {
     SmallVector<Value> sizes;
     for (int64_t d = 0; d < rank; ++d)
       sizes.push_back(tensor::DimOp::create(rewriter, loc, *init, d));
-    Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{init->getType()}, ValueRange{}, ValueRange{*init},
-            {rewriter.getMultiDimIdentityMap(rank)},
-            SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-            [&](OpBuilder &b, Location l, ValueRange) {
-              // Row-major index of this element.
-              Value j = arith::ConstantIndexOp::create(b, l, 0);
-              for (int64_t d = 0; d < rank; ++d)
-                j = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, j, sizes[d]),
-                                          linalg::IndexOp::create(b, l, d));
-              Value index = arith::IndexCastOp::create(b, l, b.getI64Type(), j);
-              Value v;
-              if (!normal) {
-                v = uniformFrom(b, l, hashAt(b, l, key, index), element);
-              } else {
-                Value two = i64Constant(b, l, 2);
-                Value first = arith::MulIOp::create(b, l, index, two);
-                Value second = arith::AddIOp::create(b, l, first, i64Constant(b, l, 1));
-                Value u1 = uniformFrom(b, l, hashAt(b, l, key, first), wide);
-                Value u2 = uniformFrom(b, l, hashAt(b, l, key, second), wide);
-                auto c = [&](double x) {
-                  return arith::ConstantOp::create(b, l, b.getFloatAttr(wide, x));
-                };
-                // sqrt(-2 log(1 - u1)) * cos(2 pi u2); 1 - u1 is in (0, 1].
-                Value r = math::SqrtOp::create(
-                    b, l, arith::MulFOp::create(
-                              b, l, c(-2.0),
-                              math::LogOp::create(b, l, arith::SubFOp::create(b, l, c(1.0), u1))));
-                Value angle = arith::MulFOp::create(b, l, c(2.0 * M_PI), u2);
-                v = arith::MulFOp::create(b, l, r, math::CosOp::create(b, l, angle));
-                if (wide != element)
-                  v = arith::TruncFOp::create(b, l, element, v);
-              }
-              linalg::YieldOp::create(b, l, v);
-            })
-            .getResult(0);
+    Value result = generateElements(
+        rewriter, loc, *init, ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          // Row-major index of this element.
+          Value j = arith::ConstantIndexOp::create(b, l, 0);
+          for (int64_t d = 0; d < rank; ++d)
+            j = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, j, sizes[d]), ivs[d]);
+          Value index = arith::IndexCastOp::create(b, l, b.getI64Type(), j);
+          if (!normal)
+            return uniformFrom(b, l, hashAt(b, l, key, index), element);
+          Value first = arith::MulIOp::create(b, l, index, i64Constant(b, l, 2));
+          Value second = arith::AddIOp::create(b, l, first, i64Constant(b, l, 1));
+          Value u1 = uniformFrom(b, l, hashAt(b, l, key, first), wide);
+          Value u2 = uniformFrom(b, l, hashAt(b, l, key, second), wide);
+          auto c = [&](double x) {
+            return arith::ConstantOp::create(b, l, b.getFloatAttr(wide, x));
+          };
+          // sqrt(-2 log(1 - u1)) * cos(2 pi u2); 1 - u1 is in (0, 1].
+          Value r = math::SqrtOp::create(
+              b, l, arith::MulFOp::create(
+                        b, l, c(-2.0),
+                        math::LogOp::create(b, l, arith::SubFOp::create(b, l, c(1.0), u1))));
+          Value angle = arith::MulFOp::create(b, l, c(2.0 * M_PI), u2);
+          Value v = arith::MulFOp::create(b, l, r, math::CosOp::create(b, l, angle));
+          return wide == element ? v : Value(arith::TruncFOp::create(b, l, element, v));
+        });
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -260,26 +260,18 @@ struct RangeToLinalg : OpConversionPattern<RangeOp> {
     Type element = start.getType();
     bool isUnsigned = type.getElementType().isUnsignedInteger();
     rewriter.replaceOp(
-        op, linalg::GenericOp::create(
-                rewriter, loc, TypeRange{init->getType()}, ValueRange{},
-                ValueRange{*init}, {rewriter.getMultiDimIdentityMap(1)},
-                {utils::IteratorType::parallel},
-                [&](OpBuilder &b, Location l, ValueRange) {
-                  Value i = arith::IndexCastOp::create(
-                      b, l, b.getI64Type(), linalg::IndexOp::create(b, l, 0));
-                  Value v;
-                  if (auto f = dyn_cast<FloatType>(element)) {
+        op, generateElements(
+                rewriter, loc, *init, ValueRange{}, {},
+                [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+                  Value i = arith::IndexCastOp::create(b, l, b.getI64Type(), ivs[0]);
+                  if (isa<FloatType>(element)) {
                     Value x = arith::SIToFPOp::create(b, l, element, i);
-                    v = arith::AddFOp::create(b, l, start,
-                                              arith::MulFOp::create(b, l, x, step));
-                  } else {
-                    Value x = scalar::convert(b, l, i, element, false, isUnsigned);
-                    v = arith::AddIOp::create(b, l, start,
-                                              arith::MulIOp::create(b, l, x, step));
+                    return arith::AddFOp::create(b, l, start,
+                                                 arith::MulFOp::create(b, l, x, step));
                   }
-                  linalg::YieldOp::create(b, l, v);
-                })
-                .getResult(0));
+                  Value x = scalar::convert(b, l, i, element, false, isUnsigned);
+                  return arith::AddIOp::create(b, l, start, arith::MulIOp::create(b, l, x, step));
+                }));
     return success();
   }
 };

@@ -430,3 +430,34 @@ Value mo::truncateElements(OpBuilder &b, Location loc, Value source,
     return Value(arith::TruncFOp::create(nb, l, element, v));
   });
 }
+
+Value mo::generateElements(
+    OpBuilder &b, Location loc, Value init, ValueRange inputs,
+    ArrayRef<AffineMap> maps,
+    function_ref<Value(OpBuilder &, Location, ValueRange, ValueRange)> body) {
+  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+  SmallVector<AffineMap> all(maps);
+  all.push_back(b.getMultiDimIdentityMap(rank));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, all,
+             SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               SmallVector<Value> ivs;
+               for (int64_t d = 0; d < rank; ++d)
+                 ivs.push_back(linalg::IndexOp::create(nb, l, d));
+               linalg::YieldOp::create(nb, l, body(nb, l, ivs, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+FailureOr<Value> mo::allocBuffer(OpBuilder &b, Location loc, Operation *at,
+                                 MemRefType type, ArrayRef<Attribute> dims) {
+  FailureOr<SmallVector<OpFoldResult>> sizes = mixedSizes(b, loc, at, dims);
+  if (failed(sizes))
+    return failure();
+  SmallVector<Value> dynamic;
+  for (OpFoldResult size : *sizes)
+    if (auto v = dyn_cast<Value>(size))
+      dynamic.push_back(v);
+  return Value(memref::AllocOp::create(b, loc, type, dynamic));
+}

@@ -62,6 +62,11 @@ FailureOr<Value> emptyTensor(OpBuilder &b, Location loc, Operation *at,
                              mo::TensorType type, ArrayRef<SizeHints> hints,
                              Type element = {});
 
+/// memref.alloc of `type`, its dynamic sizes those of `dims` (from the
+/// enclosing function's arguments).
+FailureOr<Value> allocBuffer(OpBuilder &b, Location loc, Operation *at, MemRefType type,
+                             ArrayRef<Attribute> dims);
+
 /// One shaped argument of an entry function, as the caller passed it (every
 /// dim dynamic), with the mo dims it must have.
 struct EntryOperand {
@@ -149,6 +154,13 @@ Value filled(OpBuilder &b, Location loc, Value init, Value value);
 /// `element`s (one parallel linalg.generic).
 Value mapElements(OpBuilder &b, Location loc, Value source, Type element,
                   function_ref<Value(OpBuilder &, Location, Value)> fn);
+
+/// A parallel linalg.generic over `init`, reading `inputs` through `maps`:
+/// `body` computes each element from the loop indices and the inputs'
+/// scalars.
+Value generateElements(
+    OpBuilder &b, Location loc, Value init, ValueRange inputs, ArrayRef<AffineMap> maps,
+    function_ref<Value(OpBuilder &, Location, ValueRange, ValueRange)> body);
 
 /// `init += lhs * rhs` over the loops `maps` and `iterators` describe (a
 /// linalg.generic); inputs narrower than the accumulator (f16/bf16 into f32)
