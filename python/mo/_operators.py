@@ -20,7 +20,8 @@ _COMPARE = {
 _UNARY = {"neg": "negative", "abs": "abs"}
 # Methods: x.sum(axis), x.reshape(shape), ... are the ops of the same name.
 _METHODS = ["reshape", "cast", "transpose", "sum", "mean", "prod", "max", "min", "argmax",
-            "argmin", "squeeze", "unsqueeze", "flatten"]
+            "argmin", "squeeze", "unsqueeze", "flatten", "permute", "broadcast_to", "rebind",
+            "print"]
 
 
 def install(cls: type, apply: Callable[..., Any]) -> None:

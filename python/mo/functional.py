@@ -32,11 +32,11 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "scatter_mul", "scatter_nd", "scatter_nd_add", "scatter_nd_max", "scatter_nd_min",
         "scatter_nd_mul", "masked_scatter", "top_k", "bottom_k", "argsort", "range",
         "shape_to_tensor", "rebind", "band_part", "hann_window", "resize", "resize_nearest",
-        "resize_linear", "resize_bicubic", "print", "custom", "as_interleaved_complex", "irfft",
+        "resize_linear", "resize_bicubic", "custom", "as_interleaved_complex", "irfft",
         "transfer_to", "roi_align",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
-__all__ = [*_OPS, "arange", "buffer_store", "cond", "inplace_custom", "constant", "constant_external", "full",
+__all__ = [*_OPS, "arange", "buffer_store", "cond", "inplace_custom", "print", "constant", "constant_external", "full",
            "gaussian", "lazy", "normal", "ones", "set_seed", "uniform", "while_loop", "zeros"]
 
 
@@ -209,6 +209,18 @@ def constant_external(name: str, layout: Any, is_placeholder: bool = False) -> T
         raise RuntimeError("constant_external names a weight of a compiled graph: call it inside "
                            "a function given to compilation.compile/stage")
     return Tensor._from_value(_ops.constant_external(name, layout, is_placeholder))
+
+
+def print(value: Any, label: str = "debug_tensor") -> None:  # noqa: A001 (MAX's name)
+    """Prints ``value`` (``ops.print``): when the traced graph runs, or at once
+    outside a trace, as ``label: <values>``."""
+    if _capture.current() is not None:
+        _ops.print(value if isinstance(value, str) else _to_value(value), label)
+        return
+    import builtins
+
+    builtins.print(value if isinstance(value, str) else f"{label}: {value.to_numpy()}",
+                   flush=True)
 
 
 def inplace_custom(name: str, device: Any, values: Any, out_types: Any = None,

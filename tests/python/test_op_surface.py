@@ -212,3 +212,10 @@ def test_device_helpers():
         with pytest.raises(ValueError, match="values are on different devices: argument 0 on "
                                              "cpu:0, argument 1 on gpu:0"):
             ops.assert_same_device(*h.inputs)
+
+
+def test_tensor_methods_of_the_new_ops():
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(x.permute([1, 0]).to_numpy(), np.arange(6).reshape(2, 3).T)
+    assert x.broadcast_to([4, 2, 3]).to_numpy().shape == (4, 2, 3)
+    np.testing.assert_array_equal(x.rebind([2, 3]).to_numpy(), x.to_numpy())

@@ -8,6 +8,7 @@ from mo import functional as F
 from mo.driver import CPU
 from mo.dtype import DType
 from mo.sharding import TensorLayout
+from mo.tensor import Tensor
 
 
 def test_print_formats_every_dtype_in_order(capfd):
@@ -56,3 +57,13 @@ def test_print_in_a_loop_runs_every_iteration(capfd):
     assert int(run(np.array(3)).to_numpy()) == 3
     assert capfd.readouterr().out.splitlines() == ["step: 0", "step: 1", "step: 2"]
 
+
+
+def test_print_outside_a_trace_and_as_a_method(capfd):
+    x = Tensor(np.array([1.5, 2.0], np.float32))
+    capfd.readouterr()
+    F.print(x, label="now")
+    x.print("method")
+    F.print("just text")
+    assert capfd.readouterr().out.splitlines() == ["now: [1.5 2. ]", "method: [1.5 2. ]",
+                                                   "just text"]
