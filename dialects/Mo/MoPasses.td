@@ -128,13 +128,14 @@ def MoFuseElementwise : Pass<"mo-fuse-elementwise", "::mlir::func::FuncOp"> {
 
 def MoInterchangeContractions
     : Pass<"mo-interchange-contractions", "::mlir::func::FuncOp"> {
-  let summary = "Baseline CPU loop order: the reduction of a contraction "
-                "one loop out";
+  let summary = "Baseline CPU loop order: the reductions of a contraction or "
+                "window op one loop out";
   let description = [{
-    Every linalg contraction whose innermost loop is its reduction and whose
-    next loop is parallel (linalg.matmul: m, n, k) becomes a linalg.generic
-    with those two loops swapped (m, k, n), so that loops lowered from it
-    vectorize along contiguous rows. A stand-in until contractions are tiled
+    Every linalg contraction, convolution or pooling whose last parallel loop
+    is followed by reductions (linalg.matmul: m, n, k; conv_2d_nhwc_hwcf: n,
+    oh, ow, f, kh, kw, c) becomes a linalg.generic with that parallel loop
+    innermost (m, k, n; n, oh, ow, kh, kw, c, f), so that loops lowered from
+    it vectorize along contiguous rows. A stand-in until these ops are tiled
     and packed.
 
     ```mlir

@@ -1,5 +1,5 @@
-// mo-interchange-contractions: a contraction whose innermost loop is its
-// reduction gets its last two loops swapped (so lowered loops vectorize).
+// mo-interchange-contractions: the last parallel loop of a contraction or a
+// window op moves inside the reductions after it (so lowered loops vectorize).
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-interchange-contractions))" | FileCheck %s
 
 // linalg.matmul (m, n, k) becomes a generic over (m, k, n).
@@ -41,4 +41,28 @@ func.func @ordered(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<3x5xf32>
     linalg.yield %s : f32
   } -> tensor<3x5xf32>
   return %r : tensor<3x5xf32>
+}
+
+// -----
+
+// conv_2d_nhwc_hwcf (n, oh, ow, f, kh, kw, c) becomes (n, oh, ow, kh, kw, c, f):
+// the filter's features and the output channels innermost.
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d3, d2 + d4, d5)>
+// CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d6)>
+// CHECK-LABEL: func.func @conv(
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "parallel"]}
+func.func @conv(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>, %o: tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf ins(%x, %w : tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) outs(%o : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+  return %r : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+// pooling_nhwc_max (n, oh, ow, c, kh, kw): the channels innermost.
+// CHECK-LABEL: func.func @pool(
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]
+func.func @pool(%x: tensor<1x8x8x3xf32>, %k: tensor<2x2xf32>, %o: tensor<1x7x7x3xf32>) -> tensor<1x7x7x3xf32> {
+  %r = linalg.pooling_nhwc_max ins(%x, %k : tensor<1x8x8x3xf32>, tensor<2x2xf32>) outs(%o : tensor<1x7x7x3xf32>) -> tensor<1x7x7x3xf32>
+  return %r : tensor<1x7x7x3xf32>
 }
