@@ -1407,3 +1407,16 @@ mo.graph @roi_align_mode(%x: !mo.tensor<[1, 4, 4, 2], f32>, %r: !mo.tensor<[2, 5
   %y = mo.roi_align(%x, %r) {aligned = false, mode = "min", output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 0 : i64, spatial_scale = 1.0 : f64} : (!mo.tensor<[1, 4, 4, 2], f32>, !mo.tensor<[2, 5], f32>) -> !mo.tensor<[2, 2, 2, 2], f32>
   mo.output
 }
+
+// -----
+
+// An empty region of mo.if is an error, not a crash.
+mo.graph @if_empty(%p: !mo.tensor<[], i1>) {
+  // expected-error @+1 {{'mo.if' op expects a non-empty block}}
+  "mo.if"(%p) ({
+  ^bb0:
+  }, {
+    "mo.yield"() : () -> ()
+  }) : (!mo.tensor<[], i1>) -> ()
+  mo.output
+}

@@ -315,3 +315,12 @@ def test_ceil_mode_with_symbolic_dims_is_an_error():
                                          r"is \[h\]"):
         compilation.compile(lambda x: F.max_pool2d(x, 2, ceil_mode=True))(
             TensorLayout(DType.float32, [1, "h", 4, 3], CPU()))
+
+
+def test_conv2d_transpose_of_an_empty_symbolic_dim_is_an_error():
+    run = compilation.compile(lambda x, w: F.conv2d_transpose(x, w, stride=2))(
+        TensorLayout(DType.float32, [1, "h", 4, 2], CPU()),
+        TensorLayout(DType.float32, [3, 3, 5, 2], CPU()))
+    assert run(randn(1, 3, 4, 2), randn(3, 3, 5, 2)).to_numpy().shape == (1, 7, 9, 5)
+    with pytest.raises(ValueError, match=r"dim h - 1 is -1, below zero"):
+        run(randn(1, 0, 4, 2), randn(3, 3, 5, 2))

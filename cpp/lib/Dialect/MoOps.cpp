@@ -1293,7 +1293,8 @@ LogicalResult RandomOp::verify() {
 
 /// The terminator of a region's single block as a mo.yield.
 static YieldOp yieldOf(Region &region) {
-  return dyn_cast<YieldOp>(region.front().getTerminator());
+  Block &block = region.front();
+  return block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
 }
 
 /// `region` yields values of `types` (`what` names it in the message).

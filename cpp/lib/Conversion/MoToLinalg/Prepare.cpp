@@ -100,6 +100,13 @@ static void collectRuntimeChecks(GraphOp graph, SymbolTable &symbols,
       for (Attribute dim : moDims(t))
         if (mayBeNegative(dim))
           dims.insert({dim, op->getLoc()});
+    // A transposed convolution spreads each spatial dim to (in - 1) * stride
+    // + 1 elements: an empty one has no such size.
+    if (auto conv = dyn_cast<ConvTransposeOp>(op))
+      for (Attribute dim : moDims(conv.getInput().getType()).drop_front().drop_back())
+        if (!isStaticDim(dim))
+          dims.insert({getDimExpr(DimExprKind::Sub, dim, getStaticDim(ctx, 1)),
+                       conv.getLoc()});
     if (auto rebind = dyn_cast<RebindOp>(op))
       for (auto [from, to] : llvm::zip(moDims(rebind.getInput().getType()),
                                        moDims(rebind.getType())))
