@@ -153,7 +153,8 @@ def Mo_RoiAlignOp : Mo_Op<"roi_align", [Pure,
     ```mlir
     %y = mo.roi_align(%x, %r) {aligned = false, mode = "avg", output_height = 7 : i64,
         output_width = 7 : i64, sampling_ratio = 2 : i64, spatial_scale = 0.25 : f64}
-        : (!mo.tensor<[2, 32, 32, 8], f32>, !mo.tensor<[m, 5], f32>) -> !mo.tensor<[m, 7, 7, 8], f32>
+        : (!mo.tensor<[2, 32, 32, 8], f32>, !mo.tensor<[m, 5], f32>)
+        -> !mo.tensor<[m, 7, 7, 8], f32>
     ```
   }];
   let arguments = (ins Mo_TensorOfKinds<["float"]>:$input,

@@ -36,8 +36,9 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "transfer_to", "roi_align",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
-__all__ = [*_OPS, "arange", "buffer_store", "cond", "inplace_custom", "print", "constant", "constant_external", "full",
-           "gaussian", "lazy", "normal", "ones", "set_seed", "uniform", "while_loop", "zeros"]
+__all__ = [*_OPS, "arange", "buffer_store", "cond", "constant", "constant_external", "full",
+           "gaussian", "inplace_custom", "lazy", "normal", "ones", "print", "set_seed", "uniform",
+           "while_loop", "zeros"]
 
 
 def _to_value(x: Any) -> Any:

@@ -85,7 +85,8 @@ def test_while_loop_with_a_cond_inside():
 
 
 def test_control_flow_errors():
-    with pytest.raises(ValueError, match=r"the predicate must be a 0-d bool tensor, got float32\[\]"):
+    with pytest.raises(ValueError, match=r"the predicate must be a 0-d bool tensor, got "
+                                         r"float32\[\]"):
         compilation.compile(lambda x: F.cond(x, None, lambda: None, lambda: None))(tl([]))
     with pytest.raises(ValueError, match=r"else_fn returns \[.*int32.*\], but \[.*float32.*\] are "
                                          r"expected"):

@@ -45,7 +45,8 @@ func.func @twice_plus(%x: tensor<?xf32>, %p: i64) -> tensor<?xf32> {
   %e = tensor.empty(%n) : tensor<?xf32>
   %pf = arith.sitofp %p : i64 to f32
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
-                       iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
   ^bb0(%a: f32, %o: f32):
     %t = arith.addf %a, %a : f32
     %s = arith.addf %t, %pf : f32

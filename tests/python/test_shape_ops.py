@@ -136,7 +136,8 @@ def test_pad_errors():
         F.pad(x, [1, 1])
     with pytest.raises(ValueError, match="dim 0: paddings must be >= 0, got low -1 high 0"):
         F.pad(x, [-1, 0, 0, 0])
-    with pytest.raises(ValueError, match="mode must be 'constant', 'reflect' or 'edge', got 'wrap'"):
+    with pytest.raises(ValueError, match="mode must be 'constant', 'reflect' or 'edge', got "
+                                         "'wrap'"):
         F.pad(x, [1, 1, 1, 1], mode="wrap")
     with pytest.raises(ValueError, match=r"reflect padding \(2, 0\) of dim 1 must be smaller than "
                                          r"its size 2"):
@@ -158,8 +159,8 @@ def test_pad_reflect_and_edge(mode, numpy_mode, paddings):
     np.testing.assert_array_equal(run(y).to_numpy(), np.pad(y, pairs, mode=numpy_mode))
 
 
-@pytest.mark.parametrize("index", [np.s_[::-1], np.s_[5:1:-2], np.s_[::-3, 1], np.s_[-1:-9:-1, ::-1],
-                                   np.s_[2:5:-1], np.s_[::2, ::-2]])
+@pytest.mark.parametrize("index", [np.s_[::-1], np.s_[5:1:-2], np.s_[::-3, 1],
+                                   np.s_[-1:-9:-1, ::-1], np.s_[2:5:-1], np.s_[::2, ::-2]])
 def test_negative_step_slices(index):
     x = arange(7, 4)
     np.testing.assert_array_equal(Tensor(x)[index].to_numpy(), x[index])
@@ -223,8 +224,8 @@ def test_range_errors():
 
 
 def test_shape_to_tensor_sizes_symbolic_dims():
-    run = compilation.compile(lambda x: F.shape_to_tensor([x.shape[0], 4, x.shape[0] * x.shape[1]]))(
-        tl(["a", "b"]))
+    run = compilation.compile(
+        lambda x: F.shape_to_tensor([x.shape[0], 4, x.shape[0] * x.shape[1]]))(tl(["a", "b"]))
     np.testing.assert_array_equal(run(np.zeros((3, 5), np.float32)).to_numpy(), [3, 4, 15])
 
 
@@ -243,8 +244,9 @@ def test_rebind_checks_its_dims_when_called():
         F.rebind(Tensor(arange(2, 2)), [3, 2])
 
 
-@pytest.mark.parametrize("lower,upper,exclude", [(0, 0, False), (1, None, False), (None, 2, False),
-                                                 (None, None, False), (1, 1, True), (0, None, True)])
+@pytest.mark.parametrize("lower,upper,exclude", [
+    (0, 0, False), (1, None, False), (None, 2, False), (None, None, False), (1, 1, True),
+    (0, None, True)])
 def test_band_part_matches_tensorflow_definition(lower, upper, exclude):
     x = arange(2, 4, 5)
     i, j = np.arange(4)[:, None], np.arange(5)[None, :]

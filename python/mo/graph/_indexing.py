@@ -125,22 +125,26 @@ def scatter(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorVal
     return _scatter("scatter", "none", input, updates, indices, axis)
 
 
-def scatter_add(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+def scatter_add(input: Any, updates: Any, indices: Any,  # noqa: A002
+                axis: int = -1) -> TensorValue:
     """``scatter`` accumulating: repeated indices add up."""
     return _scatter("scatter_add", "add", input, updates, indices, axis)
 
 
-def scatter_mul(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+def scatter_mul(input: Any, updates: Any, indices: Any,  # noqa: A002
+                axis: int = -1) -> TensorValue:
     """``scatter`` multiplying into ``input``."""
     return _scatter("scatter_mul", "mul", input, updates, indices, axis)
 
 
-def scatter_max(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+def scatter_max(input: Any, updates: Any, indices: Any,  # noqa: A002
+                axis: int = -1) -> TensorValue:
     """``scatter`` keeping the maximum of ``input`` and the updates."""
     return _scatter("scatter_max", "max", input, updates, indices, axis)
 
 
-def scatter_min(input: Any, updates: Any, indices: Any, axis: int = -1) -> TensorValue:  # noqa: A002
+def scatter_min(input: Any, updates: Any, indices: Any,  # noqa: A002
+                axis: int = -1) -> TensorValue:
     """``scatter`` keeping the minimum of ``input`` and the updates."""
     return _scatter("scatter_min", "min", input, updates, indices, axis)
 

@@ -133,8 +133,8 @@ def _apply_taps(x: TensorValue, axis: int, index: np.ndarray, weight: np.ndarray
         return total
 
 
-def resize_nearest(input: Any, size: Iterable[Any], coordinate_transform_mode: int = 0,  # noqa: A002
-                   round_mode: int = 0) -> TensorValue:
+def resize_nearest(input: Any, size: Iterable[Any],  # noqa: A002
+                   coordinate_transform_mode: int = 0, round_mode: int = 0) -> TensorValue:
     """Nearest-neighbour resize of every dim whose size changes (any layout)."""
     return _resize("resize_nearest", input, size,
                    lambda i, o: _nearest_taps(i, o, coordinate_transform_mode, round_mode))

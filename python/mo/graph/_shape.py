@@ -155,5 +155,6 @@ def hann_window(window_length: int, device: DeviceRef | None = None, periodic: b
                          f"{window_length!r}")
     n = np.arange(window_length, dtype=np.float64)
     span = window_length if periodic else window_length - 1
-    values = np.ones(window_length) if window_length == 1 else 0.5 - 0.5 * np.cos(2 * np.pi * n / span)
+    values = np.ones(window_length) if window_length == 1 else \
+        0.5 - 0.5 * np.cos(2 * np.pi * n / span)
     return constant(values.astype(dtype.to_numpy()), dtype, device)

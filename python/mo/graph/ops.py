@@ -122,7 +122,8 @@ def _mo():
 # -- constants ----------------------------------------------------------------------
 
 
-def constant(value: Any, dtype: DType | None = None, device: DeviceRef | None = None) -> TensorValue:
+def constant(value: Any, dtype: DType | None = None,
+             device: DeviceRef | None = None) -> TensorValue:
     """A tensor constant baked into the graph (numpy array, scalar or list).
 
     Example:

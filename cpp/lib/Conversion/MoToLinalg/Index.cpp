@@ -437,7 +437,8 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
                             Value from = arith::SubIOp::create(mb, ml, to, one);
                             SmallVector<Value> moved;
                             for (Value buf : s) {
-                              Value e = tensor::ExtractOp::create(mb, ml, buf, ValueRange{row, from});
+                              Value e = tensor::ExtractOp::create(mb, ml, buf,
+                                                                  ValueRange{row, from});
                               moved.push_back(tensor::InsertOp::create(mb, ml, e, buf,
                                                                        ValueRange{row, to}));
                             }

@@ -53,7 +53,8 @@ static Value uniformFrom(OpBuilder &b, Location loc, Value h, FloatType type) {
   Value top = arith::ShRUIOp::create(b, loc, h, i64Constant(b, loc, 64 - bits));
   Value v = arith::UIToFPOp::create(b, loc, type, top);
   return arith::MulFOp::create(
-      b, loc, v, arith::ConstantOp::create(b, loc, b.getFloatAttr(type, std::ldexp(1.0, -int(bits)))));
+      b, loc, v,
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(type, std::ldexp(1.0, -int(bits)))));
 }
 
 namespace {

@@ -98,7 +98,8 @@ struct DimCheck {
 /// bounds: every static dim has its size, every occurrence of a symbolic
 /// name the same size (the first occurrence binds it in `sizes`), every dim
 /// expression its value, every reshape in `reshapes` keeps its element
-/// count and every dim in `dims` is >= 0 or its expected size. Returns an `i64` status: 0, or the 1-based index of the first
+/// count and every dim in `dims` is >= 0 or its expected size. Returns an
+/// `i64` status: 0, or the 1-based index of the first
 /// failed check in `messages`; the sizes it saw and expected are stored in
 /// `record` (a `memref<2xi64>`). Each message names what failed, with
 /// `{actual}` and `{expected}` for those sizes.
