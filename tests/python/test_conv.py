@@ -324,3 +324,21 @@ def test_conv2d_transpose_of_an_empty_symbolic_dim_is_an_error():
     assert run(randn(1, 3, 4, 2), randn(3, 3, 5, 2)).to_numpy().shape == (1, 7, 9, 5)
     with pytest.raises(ValueError, match=r"dim h - 1 is -1, below zero"):
         run(randn(1, 0, 4, 2), randn(3, 3, 5, 2))
+
+
+@pytest.mark.parametrize("np_dtype,tol", [(np.float64, 1e-10), (ml_dtypes.bfloat16, 6e-2),
+                                          (np.float16, 1e-2)])
+def test_pools_and_conv3d_in_other_float_types(np_dtype, tol):
+    x = randn(1, 6, 6, 4).astype(np_dtype)
+    ref_x = nchw(x.astype(np.float32)).double()
+    np.testing.assert_allclose(F.max_pool2d(Tensor(x), 2, stride=2).to_numpy().astype(np.float64),
+                               nhwc(tF.max_pool2d(ref_x, 2, 2)), rtol=tol, atol=tol)
+    np.testing.assert_allclose(F.avg_pool2d(Tensor(x), 3, padding=1).to_numpy().astype(np.float64),
+                               nhwc(tF.avg_pool2d(ref_x, 3, 1, 1)), rtol=tol, atol=tol)
+    v, w = randn(1, 4, 4, 4, 2).astype(np_dtype), randn(2, 2, 2, 2, 3).astype(np_dtype)
+    got = F.conv3d(Tensor(v), Tensor(w)).to_numpy()
+    assert got.dtype == np.dtype(np_dtype)
+    ref = tF.conv3d(torch.from_numpy(v.astype(np.float64)).permute(0, 4, 1, 2, 3),
+                    torch.from_numpy(w.astype(np.float64)).permute(4, 3, 0, 1, 2))
+    np.testing.assert_allclose(got.astype(np.float64), ref.permute(0, 2, 3, 4, 1).numpy(),
+                               rtol=tol * 4, atol=tol * 4)

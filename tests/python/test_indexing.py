@@ -252,3 +252,12 @@ def test_tensor_indices_are_a_clear_error(index, message):
         x[index()]
     with pytest.raises(IndexError, match=message):
         compilation.compile(lambda t: t[index()])(TensorLayout(DType.float32, [3, 3], CPU()))
+
+
+def test_top_k_bfloat16_and_float64():
+    x = np.array([[0.5, -1.0, 3.25, 2.0]], ml_dtypes.bfloat16)
+    v, i = F.top_k(Tensor(x), 2)
+    assert v.to_numpy().dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(i.to_numpy(), [[2, 3]])
+    y = np.array([1e-300, -1e300, 5.0], np.float64)
+    np.testing.assert_array_equal(F.bottom_k(Tensor(y), 3)[1].to_numpy(), [1, 0, 2])

@@ -92,3 +92,12 @@ def test_roi_align_errors():
         F.roi_align(x, Tensor(np.zeros((2, 5), np.float32)), 2, 2, mode="MIN")
     with pytest.raises(ValueError, match="sampling_ratio must be a whole number >= 0"):
         F.roi_align(x, Tensor(np.zeros((2, 5), np.float32)), 2, 2, sampling_ratio=1.5)
+
+
+def test_roi_align_float16_computes_in_float32():
+    x = np.random.default_rng(3).standard_normal((2, 16, 16, 3)).astype(np.float16)
+    got = F.roi_align(Tensor(x), Tensor(ROIS.astype(np.float16)), 2, 2, sampling_ratio=2)
+    assert got.to_numpy().dtype == np.float16
+    ref = reference(x.astype(np.float32), ROIS.astype(np.float16).astype(np.float32), 2, 2, 1.0,
+                    2, False, "AVG")
+    np.testing.assert_allclose(got.to_numpy().astype(np.float64), ref, atol=5e-3)
