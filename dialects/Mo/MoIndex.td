@@ -167,4 +167,32 @@ def Mo_RoiAlignOp : Mo_Op<"roi_align", [Pure,
   }];
 }
 
+def Mo_NonzeroOp : Mo_Op<"nonzero", [Pure]> {
+  let summary = "The coordinates of the non-zero elements, in row-major order";
+  let description = [{
+    The result is `[k, rank]` si64, where `k` is a symbolic dim this op
+    binds: its size is the number of non-zero (true) elements, known when
+    the op has run. Ops after it size `k` from the result; an entry output
+    with `k` is allocated by the caller at an upper bound (the input's
+    element count) and the entry reports `k` (numpy's `argwhere`).
+
+    ```mlir
+    %i = mo.nonzero %x : !mo.tensor<[n, 4], f32> -> !mo.tensor<[k, 2], si64>
+    ```
+  }];
+  let arguments = (ins Mo_AnyTensor:$input);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The symbolic dim the op binds (the result's first).
+    ::mlir::StringAttr getBoundDim() {
+      return ::llvm::cast<::mlir::StringAttr>(
+          ::llvm::cast<::mlir::mo::TensorType>(getType()).getDims()[0]);
+    }
+  }];
+}
+
 #endif // MO_INDEX_TD

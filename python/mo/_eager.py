@@ -68,8 +68,9 @@ def run(name: str, args: tuple, kwargs: dict) -> Any:
         _cache.move_to_end(key)
     exe, out_types, returns_list = entry
     inputs = [np.asarray(a.to_numpy(), order="C") for a in _tensors(args)]
-    outputs = [np.empty([d.value for d in t.shape], t.dtype.to_numpy()) for t in out_types]
-    exe.run(inputs, [], outputs)
+    outputs = [np.empty(shape, t.dtype.to_numpy())
+               for shape, t in zip(exe.output_shapes(out_types, {}), out_types)]
+    outputs = exe.trim(outputs, out_types, exe.run(inputs, [], outputs))
     results = [Tensor(Buffer.from_numpy(o)) for o in outputs]
     return results if returns_list else results[0]
 

@@ -249,12 +249,12 @@ class CompiledCallable:
         outputs = []
         for i, layout in enumerate(self.out_layouts):
             try:
-                shape = [d.evaluate(bindings) for d in layout.shape]
+                (shape,) = self._exe.output_shapes([layout], bindings)
             except ValueError as e:
                 raise ValueError(f"output {i}: cannot size {layout.shape}: {e}") from None
             outputs.append(np.empty(shape, layout.dtype.to_numpy()))
-        self._exe.run(arrays, self._weight_arrays, outputs)
-        return outputs
+        sizes = self._exe.run(arrays, self._weight_arrays, outputs)
+        return self._exe.trim(outputs, self.out_layouts, sizes)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fast = self._fast.match(args, kwargs) if self._fast else None

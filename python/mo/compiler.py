@@ -18,7 +18,8 @@ Example:
     ... }'''
     >>> exe = Executable(text)
     >>> out = np.empty(3, np.float32)
-    >>> exe.run([np.arange(3, dtype=np.float32)], [], [out])
+    >>> exe.run([np.arange(3, dtype=np.float32)], [], [out])  # no dims bound at run time
+    {}
     >>> out.tolist()
     [0.0, 2.0, 4.0]
 """
@@ -187,6 +188,34 @@ def _has_symbol(library: str, name: str) -> bool:
     return True
 
 
+def ir_string(attr) -> str:
+    from mo._mlir import ir
+
+    return ir.StringAttr(attr).value
+
+
+def _bound_dims(module) -> dict[str, Any]:
+    """Upper bounds of the dims ops bind at run time: nonzero's count is at
+    most its input's element count (a Dim of the input's dims)."""
+    from mo._mlir import ir
+    from mo.graph.dim import Dim
+    from mo.graph.graph import python_type
+
+    bounds: dict[str, Any] = {}
+
+    def visit(op) -> ir.WalkResult:
+        if op.name == "mo.nonzero":
+            result = python_type(op.results[0].type)
+            total = Dim(1)
+            for d in python_type(op.operands[0].type).shape:
+                total = total * d
+            bounds[str(result.shape[0])] = total
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return bounds
+
+
 class Executable:
     """The JIT-compiled entry graph of a mo module.
 
@@ -208,6 +237,7 @@ class Executable:
         start = time.perf_counter()
         lowered = _as_module(module)
         libraries = _link_extensions(lowered, custom_extensions)
+        self.bounds = _bound_dims(lowered)
         _run_pipeline(lowered, "mo-lower-to-linalg")
         self._inspect_entry(lowered)
         _run_pipeline(lowered, "mo-cpu-codegen")
@@ -232,7 +262,8 @@ class Executable:
         frame = getattr(self._per_thread, "frame", None)
         if frame is None:
             descriptors = [_Descriptor(r) for r in self._ranks]
-            record = np.zeros(2, np.int64)  # the sizes a failed check saw and expected
+            # The sizes a failed check saw and expected, then the bound dims'.
+            record = np.zeros(2 + len(self.bound_dims), np.int64)
             descriptors[-1].fill(record)
             status = ctypes.c_int64()
             packed = (ctypes.c_void_p * (len(descriptors) + 1))(
@@ -268,14 +299,20 @@ class Executable:
             raise CompileError(f"the entry function {self.name!r} has no status record last")
         self.checks = [str(m.value) for m in entry.attributes["mo.checks"]] \
             if "mo.checks" in entry.attributes else []
+        # Output dims the entry sizes at run time, reported after the record's two.
+        self.bound_dims = [str(ir_string(a)) for a in entry.attributes["mo.bound_dims"]] \
+            if "mo.bound_dims" in entry.attributes else []
         self.weights = weights
         self.num_inputs = inputs
         self.num_outputs = outputs
         self._ranks = ranks
 
     def run(self, inputs: Sequence[np.ndarray], weights: Sequence[np.ndarray],
-            outputs: Sequence[np.ndarray]) -> None:
-        """Runs the graph; ``outputs`` are written in place.
+            outputs: Sequence[np.ndarray]) -> dict[str, int]:
+        """Runs the graph; ``outputs`` are written in place. Returns the sizes
+        of the output dims ops bound at run time (``bound_dims``; outputs that
+        have one are written in their leading part and must be allocated at
+        ``bounds``).
 
         Arrays must be C-contiguous with the right dtypes and ranks (not
         checked here: ``CompiledCallable`` checks). Sizes are checked by the
@@ -294,6 +331,32 @@ class Executable:
         self._fn(packed)
         if status.value:
             raise ValueError(self.explain(status.value, int(record[0]), int(record[1])))
+        return {name: int(record[2 + i]) for i, name in enumerate(self.bound_dims)}
+
+    def output_shapes(self, types: Sequence[Any], bindings: dict) -> list[list[int]]:
+        """The shapes to allocate for outputs of ``types`` given the input
+        dims' ``bindings``: dims bound at run time at their upper bound."""
+        full = dict(bindings)
+        for name, bound in self.bounds.items():
+            full[name] = bound.evaluate(bindings)
+        return [[d.evaluate(full) for d in t.shape] for t in types]
+
+    @staticmethod
+    def trim(outputs: Sequence[np.ndarray], types: Sequence[Any],
+             sizes: dict[str, int]) -> list[np.ndarray]:
+        """``outputs`` cut to the run-time sizes of their bound dims (the
+        compiled code wrote nothing into one allocated too small)."""
+        trimmed = []
+        for i, (out, t) in enumerate(zip(outputs, types)):
+            index = []
+            for axis, d in enumerate(t.shape):
+                size = sizes.get(str(d))
+                if size is not None and size > out.shape[axis]:
+                    raise ValueError(f"output {i}: dim '{d}' is {size} at run time, but its "
+                                     f"buffer has {out.shape[axis]}: allocate it at the bound")
+                index.append(slice(None) if size is None else slice(0, size))
+            trimmed.append(out[tuple(index)] if sizes else out)
+        return trimmed
 
     def explain(self, status: int, actual: int, expected: int) -> str:
         """The message for a status the entry returned."""

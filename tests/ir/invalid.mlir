@@ -1420,3 +1420,21 @@ mo.graph @if_empty(%p: !mo.tensor<[], i1>) {
   }) : (!mo.tensor<[], i1>) -> ()
   mo.output
 }
+
+// -----
+
+// nonzero's result is [k, rank] si64 with k a symbolic dim.
+mo.graph @nonzero_result<n>(%x: !mo.tensor<[n, 3], f32>) {
+  // expected-error @+1 {{'mo.nonzero' op result must be !mo.tensor<[k, 2], si64> with k a symbolic dim it binds, got '!mo.tensor<[4, 2], si64>'}}
+  %i = mo.nonzero %x : !mo.tensor<[n, 3], f32> -> !mo.tensor<[4, 2], si64>
+  mo.output
+}
+
+// -----
+
+// nonzero binds a new dim.
+mo.graph @nonzero_rebinds<n>(%x: !mo.tensor<[n, 3], f32>) {
+  // expected-error @+1 {{'mo.nonzero' op binds dim 'n', which its input already uses}}
+  %i = mo.nonzero %x : !mo.tensor<[n, 3], f32> -> !mo.tensor<[n, 2], si64>
+  mo.output
+}

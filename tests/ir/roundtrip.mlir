@@ -326,6 +326,14 @@ mo.graph @kernels<n>(%x: !mo.tensor<[n], f32>, %b: !mo.buffer<[n], f32>) {
   mo.output
 }
 
+// nonzero binds its result's first dim.
+// CHECK-LABEL: mo.graph @coordinates
+// CHECK: %{{.+}} = mo.nonzero %{{.+}} : !mo.tensor<[n, 3], f32> -> !mo.tensor<[k, 2], si64>
+mo.graph @coordinates<n, k>(%x: !mo.tensor<[n, 3], f32>) -> !mo.tensor<[k, 2], si64> {
+  %i = mo.nonzero %x : !mo.tensor<[n, 3], f32> -> !mo.tensor<[k, 2], si64>
+  mo.output %i : !mo.tensor<[k, 2], si64>
+}
+
 // A graph-local buffer.
 // CHECK-LABEL: mo.graph @local_buffer
 // CHECK: %{{.+}} = mo.buffer.create : !mo.buffer<[n, 2], f32>

@@ -12,6 +12,7 @@ import torch
 
 from mo import compilation
 from mo import functional as F
+from mo.compiler import CompileError
 from mo.driver import CPU
 from mo.dtype import DType
 from mo.sharding import TensorLayout
@@ -261,3 +262,39 @@ def test_top_k_bfloat16_and_float64():
     np.testing.assert_array_equal(i.to_numpy(), [[2, 3]])
     y = np.array([1e-300, -1e300, 5.0], np.float64)
     np.testing.assert_array_equal(F.bottom_k(Tensor(y), 3)[1].to_numpy(), [1, 0, 2])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_, np.uint8])
+@pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 3, 2), ()])
+def test_nonzero_matches_argwhere(dtype, shape):
+    x = (rng.integers(0, 3, shape) * (rng.random(shape) > 0.4)).astype(dtype)
+    got = F.nonzero(Tensor(x), "k").to_numpy()
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, np.argwhere(x))
+
+
+def test_nonzero_sizes_later_ops_and_results_at_run_time():
+    def f(t):
+        idx = F.nonzero(t > 0.0, "k")
+        values = F.gather_nd(t, idx)
+        return idx, values * 2.0, F.sum(values, axis=0)
+
+    run = compilation.compile(f)(TensorLayout(DType.float32, ["n", 3], CPU()))
+    for x in [np.array([[0, 1.5, -1], [2, 0, 3]], np.float32), np.zeros((4, 3), np.float32),
+              np.ones((1, 3), np.float32), np.zeros((0, 3), np.float32)]:
+        idx, doubled, total = run(x)
+        ref = np.argwhere(x > 0)
+        np.testing.assert_array_equal(idx.to_numpy(), ref)
+        np.testing.assert_array_equal(doubled.to_numpy(), x[x > 0] * 2)
+        np.testing.assert_allclose(total.to_numpy(), [x[x > 0].sum()])
+
+
+def test_nonzero_errors():
+    with pytest.raises(ValueError, match="out_dim must name a new symbolic dim"):
+        F.nonzero(Tensor(np.ones(3)), 3)
+    with pytest.raises(ValueError, match="binds dim 'n', which its input already uses"):
+        compilation.compile(lambda t: F.nonzero(t, "n"))(TensorLayout(DType.float32, ["n"], CPU()))
+    with pytest.raises(CompileError, match=r"result dim \[k \+ k\] uses 'k', which an op binds at run "
+                                        r"time: a result may only use it whole"):
+        compilation.compile(lambda t: F.concat([F.nonzero(t, "k")] * 2))(
+            TensorLayout(DType.float32, [4], CPU()))

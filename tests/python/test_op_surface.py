@@ -42,9 +42,8 @@ resize_nearest transfer_to
 # Waiting for other work, each with the reason (the test fails if one lands
 # without leaving this list, or if anything else is missing).
 DEFERRED = {
-    "nonzero": "its result size depends on the data: needs results the callee allocates "
-               "(the runtime issue)",
-    "non_maximum_suppression": "its result size depends on the data (as nonzero)",
+    "non_maximum_suppression": "not built yet (its result size depends on the data: it can "
+                               "bind its count as nonzero does)",
 }
 
 # Graph-only ops MAX's functional API does not have either.

@@ -1454,3 +1454,22 @@ LogicalResult RoiAlignOp::inferReturnTypes(
       mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
   return success();
 }
+
+LogicalResult NonzeroOp::verify() {
+  auto in = cast<mo::TensorType>(getInput().getType());
+  auto out = cast<mo::TensorType>(getType());
+  MLIRContext *ctx = getContext();
+  if (out.getRank() != 2 || !isSymbolicDim(out.getDims()[0]) ||
+      out.getDims()[1] != getStaticDim(ctx, in.getRank()) ||
+      out.getElementType() != IntegerType::get(ctx, 64, IntegerType::Signed) ||
+      out.getDevice() != in.getDevice())
+    return emitOpError("result must be !mo.tensor<[k, ")
+           << in.getRank() << "], si64> with k a symbolic dim it binds, got " << out;
+  llvm::SetVector<StringAttr> used;
+  for (Attribute dim : in.getDims())
+    collectDimSymbols(dim, used);
+  if (used.contains(getBoundDim()))
+    return emitOpError("binds dim '") << getBoundDim().getValue()
+                                      << "', which its input already uses";
+  return success();
+}

@@ -275,3 +275,23 @@ def roi_align(input: Any, rois: Any, output_height: int, output_width: int,  # n
         x._value, r._value, _i64(int(output_height)), _i64(int(output_width)),
         ir.FloatAttr.get(ir.F64Type.get(), float(spatial_scale)), _i64(ratio),
         ir.BoolAttr.get(bool(aligned)), ir.StringAttr.get(str(mode).lower())), verify=True)
+
+
+def nonzero(x: Any, out_dim: Any) -> TensorValue:
+    """The coordinates of the non-zero (true) elements of ``x``, row by row
+    in row-major order (MAX's ``nonzero``, numpy's ``argwhere``): an int64
+    ``[out_dim, rank]`` tensor, where ``out_dim`` names a new dim sized when
+    the graph runs. Later ops may use it; a graph result that has it comes
+    back with its actual size."""
+    from mo.graph.dim import SymbolicDim
+    from mo.graph.graph import mlir_type
+    from mo.graph.type import TensorType
+
+    v = as_tensor_value(x)
+    dim = Dim(out_dim)
+    if not isinstance(dim, SymbolicDim):
+        raise op_error("nonzero", [v, out_dim], f"out_dim must name a new symbolic dim (a "
+                                                f"string), got {out_dim!r}")
+    out = TensorType(DType.int64, [dim, Dim(v.rank)], v.device)
+    return build("nonzero", [v, out_dim], v.graph,
+                 lambda: _mo().NonzeroOp(mlir_type(out), v._value), verify=True)

@@ -59,6 +59,17 @@ Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
   return tensor::CastOp::create(b, loc, type, value);
 }
 
+/// The dims of `graph`'s results that its ops bind at run time, in order.
+static SmallVector<Attribute> boundOutputDims(GraphOp graph) {
+  llvm::SetVector<Attribute> byOps, used;
+  graph.walk([&](NonzeroOp op) { byOps.insert(op.getBoundDim()); });
+  for (Type t : graph.getResultTypes())
+    for (Attribute d : moDims(t))
+      if (byOps.contains(d))
+        used.insert(d);
+  return SmallVector<Attribute>(used.begin(), used.end());
+}
+
 struct GraphToFunc : OpConversionPattern<GraphOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -113,12 +124,18 @@ struct GraphToFunc : OpConversionPattern<GraphOp> {
       inputs.push_back(dynamicShape(converter.convertType(t)));
     for (Type t : graph.getResultTypes())
       inputs.push_back(dynamicShape(outParamType(cast<mo::TensorType>(t))));
-    inputs.push_back(MemRefType::get({2}, rewriter.getI64Type()));
+    // Dims that ops bind at run time (nonzero's count) and outputs use: the
+    // record reports their sizes after the two a failed check fills.
+    SmallVector<Attribute> bound = boundOutputDims(graph);
+    inputs.push_back(MemRefType::get({2 + static_cast<int64_t>(bound.size())},
+                                     rewriter.getI64Type()));
     auto func = func::FuncOp::create(
         rewriter, loc, graph.getSymName(),
         rewriter.getFunctionType(inputs, rewriter.getI64Type()));
     func->setAttr("llvm.emit_c_interface", rewriter.getUnitAttr());
     func->setAttr("mo.entry", rewriter.getUnitAttr());
+    if (!bound.empty())
+      func->setAttr("mo.bound_dims", rewriter.getArrayAttr(bound));
     setArgAttrs(graph, func);
     for (size_t i = 0; i < graph.getNumResults(); ++i)
       func.setArgAttr(numArgs + i, "mo.output", rewriter.getI64IntegerAttr(i));
@@ -134,8 +151,16 @@ struct GraphToFunc : OpConversionPattern<GraphOp> {
                           weight ? ("weight '" + weight.getValue() + "'").str()
                                  : "argument " + std::to_string(i)});
     }
-    for (auto [i, t] : llvm::enumerate(graph.getResultTypes()))
-      operands.push_back({entry->getArgument(numArgs + i), moDims(t),
+    // An output's bound dims are checked when it is written, not here.
+    SmallVector<SmallVector<Attribute>> outputDims;
+    for (Type t : graph.getResultTypes()) {
+      outputDims.emplace_back(moDims(t));
+      for (Attribute &d : outputDims.back())
+        if (llvm::is_contained(bound, d))
+          d = getUnknownDim(rewriter.getContext());
+    }
+    for (auto [i, dims] : llvm::enumerate(outputDims))
+      operands.push_back({entry->getArgument(numArgs + i), dims,
                           "output " + std::to_string(i), /*isOutput=*/true});
     SmallVector<ReshapeCheck> reshapes;
     if (auto checks = graph->getAttrOfType<ArrayAttr>("mo.reshape_checks"))
@@ -196,13 +221,48 @@ struct OutputToReturn : OpConversionPattern<OutputOp> {
       return success();
     }
     unsigned firstOutput = func.getNumArguments() - 1 - output.getNumOperands();
+    auto bound = func->getAttrOfType<ArrayAttr>("mo.bound_dims");
+    Value record = func.getArguments().back();
+    Location loc = output.getLoc();
     for (auto [i, value] : llvm::enumerate(adaptor.getOperands())) {
       auto type = cast<mo::TensorType>(output.getOperand(i).getType());
-      Value dest = castTo(rewriter, output.getLoc(),
-                          func.getArgument(firstOutput + i), outParamType(type));
+      Value dest = castTo(rewriter, loc, func.getArgument(firstOutput + i),
+                          outParamType(type));
+      // A dim bound at run time: report its size; write only into a buffer
+      // the caller made large enough (a prefix of it).
+      Value fits;
+      for (auto [axis, dim] : llvm::enumerate(type.getDims())) {
+        auto at = bound ? llvm::find(bound.getValue(), dim) : nullptr;
+        if (!bound || at == bound.end())
+          continue;
+        Value size = tensor::DimOp::create(rewriter, loc, value, axis);
+        Value slot = arith::ConstantIndexOp::create(rewriter, loc,
+                                                    2 + (at - bound.begin()));
+        memref::StoreOp::create(
+            rewriter, loc,
+            arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), size),
+            record, ValueRange{slot});
+        Value ok = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule, size,
+                                         memref::DimOp::create(rewriter, loc, dest, axis));
+        fits = fits ? Value(arith::AndIOp::create(rewriter, loc, fits, ok)) : ok;
+      }
+      if (fits && llvm::is_contained(type.getStaticShape(), 0))
+        continue; // nothing to write (and no prefix view of an empty dim)
+      if (!fits) {
+        bufferization::MaterializeInDestinationOp::create(
+            rewriter, loc, TypeRange{}, value, dest, /*restrict=*/true, /*writable=*/true);
+        continue;
+      }
+      auto write = scf::IfOp::create(rewriter, loc, fits, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(write.thenBlock()->getTerminator());
+      int64_t rank = type.getRank();
+      SmallVector<OpFoldResult> zeros(rank, rewriter.getIndexAttr(0)),
+          ones(rank, rewriter.getIndexAttr(1));
+      Value prefix = memref::SubViewOp::create(
+          rewriter, loc, dest, zeros, tensor::getMixedSizes(rewriter, loc, value), ones);
       bufferization::MaterializeInDestinationOp::create(
-          rewriter, output.getLoc(), TypeRange{}, value, dest,
-          /*restrict=*/true, /*writable=*/true);
+          rewriter, loc, TypeRange{}, value, prefix, /*restrict=*/true, /*writable=*/true);
     }
     rewriter.eraseOp(output);
     return success();

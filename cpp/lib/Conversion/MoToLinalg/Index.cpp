@@ -644,10 +644,91 @@ struct RoiAlignToLinalg : OpConversionPattern<RoiAlignOp> {
   }
 };
 
+/// nonzero: count the non-zero elements (a reduction), then one loop nest
+/// over the input that inserts each one's coordinates at a running row. The
+/// nest is marked `mo.binds` with the dim it sizes, which later ops read.
+struct NonzeroToLoops : OpConversionPattern<NonzeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(NonzeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inType = cast<RankedTensorType>(input.getType());
+    Type element = cast<mo::TensorType>(op.getInput().getType()).getElementType();
+    int64_t rank = inType.getRank();
+    Type i64 = rewriter.getI64Type();
+    auto isSet = [&](OpBuilder &b, Location l, Value v) -> Value {
+      v = loadScalar(b, l, v, element);
+      if (isa<FloatType>(v.getType()))
+        return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, v,
+                                     arith::ConstantOp::create(b, l, b.getZeroAttr(v.getType())));
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, v,
+                                   arith::ConstantOp::create(b, l, b.getZeroAttr(v.getType())));
+    };
+    // The count.
+    Value zero64 = arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0));
+    Value acc = filled(rewriter, loc, tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, i64),
+                       zero64);
+    SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank),
+                                AffineMap::get(rank, 0, {}, rewriter.getContext())};
+    Value counted =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{acc.getType()}, ValueRange{input}, ValueRange{acc}, maps,
+            SmallVector<utils::IteratorType>(rank, utils::IteratorType::reduction),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value one = arith::ExtUIOp::create(b, l, i64, isSet(b, l, args[0]));
+              linalg::YieldOp::create(b, l, Value(arith::AddIOp::create(b, l, args[1], one)));
+            })
+            .getResult(0);
+    Value count = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(), tensor::ExtractOp::create(rewriter, loc, counted));
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value rows = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), i64,
+                                         ValueRange{count});
+    // The coordinates, in row-major order.
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lbs(rank, zero), steps(rank, one), ubs;
+    for (int64_t d = 0; d < rank; ++d)
+      ubs.push_back(tensor::DimOp::create(rewriter, loc, input, d));
+    Value result = rows;
+    if (rank > 0) {
+      scf::LoopNest nest = scf::buildLoopNest(
+          rewriter, loc, lbs, ubs, steps, ValueRange{rows, zero},
+          [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange carried) {
+            Value x = tensor::ExtractOp::create(b, l, input, ivs);
+            auto put = scf::IfOp::create(
+                b, l, isSet(b, l, x),
+                [&](OpBuilder &tb, Location tl) {
+                  Value t = carried[0];
+                  for (auto [d, iv] : llvm::enumerate(ivs))
+                    t = tensor::InsertOp::create(
+                        tb, tl, arith::IndexCastOp::create(tb, tl, i64, iv), t,
+                        ValueRange{carried[1], arith::ConstantIndexOp::create(tb, tl, d)});
+                  Value next = arith::AddIOp::create(tb, tl, carried[1],
+                                                     arith::ConstantIndexOp::create(tb, tl, 1));
+                  scf::YieldOp::create(tb, tl, ValueRange{t, next});
+                },
+                [&](OpBuilder &eb, Location el) { scf::YieldOp::create(eb, el, carried); });
+            return scf::ValueVector(put.getResults().begin(), put.getResults().end());
+          });
+      nest.loops.front()->setAttr("mo.binds", op.getBoundDim());
+      result = nest.results[0];
+    } else {
+      rows.getDefiningOp()->setAttr("mo.binds", op.getBoundDim());
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mo::populateMoIndexToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<GatherToLinalg, GatherNdToLinalg, ScatterToLoops, ScatterNdToLoops,
-               TopKToLoops, RoiAlignToLinalg>(converter, patterns.getContext());
+               TopKToLoops, RoiAlignToLinalg, NonzeroToLoops>(converter,
+                                                              patterns.getContext());
 }

@@ -51,7 +51,27 @@ static LogicalResult checkGraph(GraphOp graph, SymbolTable &symbols) {
     for (Type t : graph.getResultTypes())
       if (!isa<mo::TensorType>(t))
         return graph.emitOpError("entry graph results must be tensors, got ") << t;
+  // An output sized by a dim an op binds must use that dim whole: the caller
+  // allocates it at an upper bound and keeps the prefix the entry reports.
+  DenseSet<StringAttr> byOps;
+  graph.walk([&](NonzeroOp op) { byOps.insert(op.getBoundDim()); });
+  for (Type t : graph.getResultTypes())
+    for (Attribute dim : moDims(t)) {
+      llvm::SetVector<StringAttr> used;
+      collectDimSymbols(dim, used);
+      for (StringAttr name : used)
+        if (byOps.contains(name) && dim != name)
+          return graph.emitOpError("result dim ")
+                 << formatDims(dim) << " uses '" << name.getValue()
+                 << "', which an op binds at run time: a result may only use it whole";
+    }
   WalkResult walk = graph.walk([&](Operation *op) -> WalkResult {
+    if (auto nonzero = dyn_cast<NonzeroOp>(op)) {
+      if (!bound.insert(nonzero.getBoundDim()).second)
+        return nonzero.emitError("dim '")
+               << nonzero.getBoundDim().getValue()
+               << "' is bound twice: the graph's arguments or another op already size it";
+    }
     if (auto call = dyn_cast<CallOp>(op)) {
       auto callee = symbols.lookup<GraphOp>(call.getCalleeAttr().getAttr());
       if (callee && callee.isPublic())

@@ -117,6 +117,18 @@ FailureOr<Value> mo::sizeOf(OpBuilder &b, Location loc, Operation *at,
         if (d == name)
           return dimOf(b, loc, func.getArgument(i), axis);
     }
+    // A dim an op binds at run time: dim 0 of its (lowered) result.
+    Operation *binder = nullptr;
+    if (func)
+      func->walk([&](Operation *op) {
+        if (op->getAttr("mo.binds") == name) {
+          binder = op;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+    if (binder)
+      return dimOf(b, loc, binder->getResult(0), 0);
     return unknownSymbol(loc, name);
   });
 }

@@ -102,3 +102,28 @@ mo.graph @roi_align<m>(%x: !mo.tensor<[2, 8, 8, 3], f32>, %r: !mo.tensor<[m, 5],
   %y = mo.roi_align(%x, %r) {aligned = true, mode = "avg", output_height = 2 : i64, output_width = 2 : i64, sampling_ratio = 0 : i64, spatial_scale = 0.5 : f64} : (!mo.tensor<[2, 8, 8, 3], f32>, !mo.tensor<[m, 5], f32>) -> !mo.tensor<[m, 2, 2, 3], f32>
   mo.output %y : !mo.tensor<[m, 2, 2, 3], f32>
 }
+
+// -----
+
+// nonzero: a count, then a loop nest inserting coordinates at a running row,
+// marked with the dim it binds; later ops size k from it; the entry writes
+// the result into a prefix of its output and reports k after the record's two.
+// CHECK-LABEL: func.func @nonzero(
+// CHECK-SAME: %{{.+}}: memref<3xi64> {mo.status}
+// CHECK-SAME: mo.bound_dims = ["k"]
+// CHECK: linalg.generic {{.+}} iterator_types = ["reduction", "reduction"]
+// CHECK: arith.cmpf une
+// CHECK: %[[ROWS:.+]] = tensor.empty(%{{.+}}) : tensor<?x2xi64>
+// CHECK: %[[NEST:.+]]:2 = scf.for {{.+}} iter_args(%{{.+}} = %[[ROWS]], %{{.+}} = %c0) -> (tensor<?x2xi64>, index)
+// CHECK: } {mo.binds = "k"}
+// CHECK: %[[K:.+]] = tensor.dim %[[NEST]]#0, %c0 : tensor<?x2xi64>
+// CHECK: %[[K64:.+]] = arith.index_cast %[[K]] : index to i64
+// CHECK: memref.store %[[K64]], %{{.+}}[%c2] : memref<3xi64>
+// CHECK: %[[FITS:.+]] = arith.cmpi ule, %[[K]], %{{.+}} : index
+// CHECK: scf.if %[[FITS]] {
+// CHECK: memref.subview
+// CHECK: bufferization.materialize_in_destination
+mo.graph @nonzero<n, k>(%x: !mo.tensor<[n, 3], f32>) -> !mo.tensor<[k, 2], si64> {
+  %i = mo.nonzero %x : !mo.tensor<[n, 3], f32> -> !mo.tensor<[k, 2], si64>
+  mo.output %i : !mo.tensor<[k, 2], si64>
+}

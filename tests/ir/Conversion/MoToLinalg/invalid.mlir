@@ -143,3 +143,22 @@ mo.graph @main(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
   %y = mo.call @twice(%x) : (!mo.tensor<[4], f32>) -> !mo.tensor<[4], f32>
   mo.output %y : !mo.tensor<[4], f32>
 }
+
+// -----
+
+// A dim nonzero binds is not also an argument's.
+mo.graph @bound_twice<n>(%x: !mo.tensor<[4], f32>, %y: !mo.tensor<[n], f32>) {
+  // expected-error @+1 {{dim 'n' is bound twice: the graph's arguments or another op already size it}}
+  %i = mo.nonzero %x : !mo.tensor<[4], f32> -> !mo.tensor<[n, 1], si64>
+  mo.output
+}
+
+// -----
+
+// An entry result uses a run-time dim only whole.
+// expected-error @+1 {{'mo.graph' op result dim [k + k] uses 'k', which an op binds at run time: a result may only use it whole}}
+mo.graph @bound_expression<k>(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[k + k, 1], si64> {
+  %i = mo.nonzero %x : !mo.tensor<[4], f32> -> !mo.tensor<[k, 1], si64>
+  %c = mo.concat(%i, %i) {axis = 0 : i64} : (!mo.tensor<[k, 1], si64>, !mo.tensor<[k, 1], si64>) -> !mo.tensor<[k + k, 1], si64>
+  mo.output %c : !mo.tensor<[k + k, 1], si64>
+}
