@@ -167,7 +167,7 @@ def Mo_RoiAlignOp : Mo_Op<"roi_align", [Pure,
   }];
 }
 
-def Mo_NonzeroOp : Mo_Op<"nonzero", [Pure]> {
+def Mo_NonzeroOp : Mo_Op<"nonzero", [Pure, Mo_BindsDimOpInterface]> {
   let summary = "The coordinates of the non-zero elements, in row-major order";
   let description = [{
     The result is `[k, rank]` si64, where `k` is a symbolic dim this op
@@ -186,13 +186,36 @@ def Mo_NonzeroOp : Mo_Op<"nonzero", [Pure]> {
     $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    /// The symbolic dim the op binds (the result's first).
-    ::mlir::StringAttr getBoundDim() {
-      return ::llvm::cast<::mlir::StringAttr>(
-          ::llvm::cast<::mlir::mo::TensorType>(getType()).getDims()[0]);
-    }
+}
+
+def Mo_NonMaxSuppressionOp : Mo_Op<"non_maximum_suppression", [Pure,
+    Mo_BindsDimOpInterface]> {
+  let summary = "Greedy non-maximum suppression per batch and class (ONNX's)";
+  let description = [{
+    `boxes` is `[B, N, 4]` (corners `(y1, x1, y2, x2)`, either diagonal),
+    `scores` `[B, C, N]`. Per batch and class, boxes with a score above
+    `score_threshold` are taken best first (ties by index) unless their
+    IoU with one already taken exceeds `iou_threshold`, at most
+    `max_output_boxes_per_class` of them (0-d si64; the thresholds 0-d
+    floats). The result `[k, 3]` si64 lists `(batch, class, box)`; `k`, the
+    number selected, is a symbolic dim the op binds.
+
+    ```mlir
+    %s = mo.non_maximum_suppression(%b, %sc, %max, %iou, %thr)
+        : (!mo.tensor<[1, 6, 4], f32>, !mo.tensor<[1, 2, 6], f32>, !mo.tensor<[], si64>,
+           !mo.tensor<[], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64>
+    ```
   }];
+  let arguments = (ins Mo_TensorOfKinds<["float"]>:$boxes,
+                       Mo_TensorOfKinds<["float"]>:$scores,
+                       Mo_TensorOfKinds<["signed"]>:$max_output_boxes_per_class,
+                       Mo_TensorOfKinds<["float"]>:$iou_threshold,
+                       Mo_TensorOfKinds<["float"]>:$score_threshold);
+  let results = (outs Mo_AnyTensor:$result);
+  let assemblyFormat = [{
+    `(` operands `)` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // MO_INDEX_TD

@@ -64,4 +64,21 @@ def Mo_ReduceOpInterface : OpInterface<"ReduceOpInterface"> {
   ];
 }
 
+def Mo_BindsDimOpInterface : OpInterface<"BindsDimOpInterface"> {
+  let description = [{
+    An op whose result's first dim is a symbolic dim it binds when it runs
+    (a count that depends on the data: nonzero, non-maximum suppression).
+    Later ops size that dim from the op's lowered result; an entry output
+    that has it is allocated at `boundOf`'s upper bound.
+  }];
+  let cppNamespace = "::mlir::mo";
+  let methods = [
+    InterfaceMethod<"The dim this op binds.", "::mlir::StringAttr", "getBoundDim", (ins), [{}],
+      [{
+        return ::llvm::cast<::mlir::StringAttr>(
+            ::llvm::cast<::mlir::mo::TensorType>($_op->getResult(0).getType()).getDims()[0]);
+      }]>,
+  ];
+}
+
 #endif // MO_INTERFACES_TD

@@ -195,8 +195,8 @@ def ir_string(attr) -> str:
 
 
 def _bound_dims(module) -> dict[str, Any]:
-    """Upper bounds of the dims ops bind at run time: nonzero's count is at
-    most its input's element count (a Dim of the input's dims)."""
+    """Upper bounds of the dims ops bind at run time (Dims of their inputs'
+    dims)."""
     from mo._mlir import ir
     from mo.graph.dim import Dim
     from mo.graph.graph import python_type
@@ -204,10 +204,13 @@ def _bound_dims(module) -> dict[str, Any]:
     bounds: dict[str, Any] = {}
 
     def visit(op) -> ir.WalkResult:
-        if op.name == "mo.nonzero":
+        # nonzero: the input's elements; non-maximum suppression: B * C * N,
+        # the scores' elements.
+        operand = {"mo.nonzero": 0, "mo.non_maximum_suppression": 1}.get(op.name)
+        if operand is not None:
             result = python_type(op.results[0].type)
             total = Dim(1)
-            for d in python_type(op.operands[0].type).shape:
+            for d in python_type(op.operands[operand].type).shape:
                 total = total * d
             bounds[str(result.shape[0])] = total
         return ir.WalkResult.ADVANCE

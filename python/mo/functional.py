@@ -33,7 +33,7 @@ _OPS = [*_ops._BINARY, *_ops._UNARY, *_ops._REDUCE, "maximum", "minimum", "negat
         "scatter_nd_mul", "masked_scatter", "top_k", "bottom_k", "argsort", "range",
         "shape_to_tensor", "rebind", "band_part", "hann_window", "resize", "resize_nearest",
         "resize_linear", "resize_bicubic", "custom", "as_interleaved_complex", "irfft",
-        "transfer_to", "roi_align", "nonzero",
+        "transfer_to", "roi_align", "nonzero", "non_maximum_suppression",
         "broadcast_to", "dequantize", "qmatmul", "permute", "transpose", "slice_tensor"]
 
 __all__ = [*_OPS, "arange", "buffer_store", "cond", "constant", "constant_external", "full",

@@ -1438,3 +1438,21 @@ mo.graph @nonzero_rebinds<n>(%x: !mo.tensor<[n, 3], f32>) {
   %i = mo.nonzero %x : !mo.tensor<[n, 3], f32> -> !mo.tensor<[n, 2], si64>
   mo.output
 }
+
+// -----
+
+// Non-maximum suppression takes [B, N, 4] boxes and [B, C, N] scores.
+mo.graph @nms_shapes(%b: !mo.tensor<[1, 3, 4], f32>, %s: !mo.tensor<[1, 2, 4], f32>, %m: !mo.tensor<[], si64>, %t: !mo.tensor<[], f32>) {
+  // expected-error @+1 {{'mo.non_maximum_suppression' op boxes must be [B, N, 4] and scores [B, C, N] of one float type, got '!mo.tensor<[1, 3, 4], f32>' and '!mo.tensor<[1, 2, 4], f32>'}}
+  %k = mo.non_maximum_suppression(%b, %s, %m, %t, %t) : (!mo.tensor<[1, 3, 4], f32>, !mo.tensor<[1, 2, 4], f32>, !mo.tensor<[], si64>, !mo.tensor<[], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64>
+  mo.output
+}
+
+// -----
+
+// Its limit and thresholds are scalars.
+mo.graph @nms_scalars(%b: !mo.tensor<[1, 3, 4], f32>, %s: !mo.tensor<[1, 2, 3], f32>, %m: !mo.tensor<[1], si64>, %t: !mo.tensor<[], f32>) {
+  // expected-error @+1 {{'mo.non_maximum_suppression' op the limit and thresholds must be 0-d tensors, got '!mo.tensor<[1], si64>'}}
+  %k = mo.non_maximum_suppression(%b, %s, %m, %t, %t) : (!mo.tensor<[1, 3, 4], f32>, !mo.tensor<[1, 2, 3], f32>, !mo.tensor<[1], si64>, !mo.tensor<[], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64>
+  mo.output
+}

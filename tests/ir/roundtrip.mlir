@@ -334,6 +334,14 @@ mo.graph @coordinates<n, k>(%x: !mo.tensor<[n, 3], f32>) -> !mo.tensor<[k, 2], s
   mo.output %i : !mo.tensor<[k, 2], si64>
 }
 
+// Non-maximum suppression binds the selected count.
+// CHECK-LABEL: mo.graph @suppress
+// CHECK: %{{.+}} = mo.non_maximum_suppression(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) : (!mo.tensor<[1, n, 4], f32>, !mo.tensor<[1, 2, n], f32>, !mo.tensor<[], si64>, !mo.tensor<[], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64>
+mo.graph @suppress<n, k>(%b: !mo.tensor<[1, n, 4], f32>, %s: !mo.tensor<[1, 2, n], f32>, %m: !mo.tensor<[], si64>, %t: !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64> {
+  %r = mo.non_maximum_suppression(%b, %s, %m, %t, %t) : (!mo.tensor<[1, n, 4], f32>, !mo.tensor<[1, 2, n], f32>, !mo.tensor<[], si64>, !mo.tensor<[], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64>
+  mo.output %r : !mo.tensor<[k, 3], si64>
+}
+
 // A graph-local buffer.
 // CHECK-LABEL: mo.graph @local_buffer
 // CHECK: %{{.+}} = mo.buffer.create : !mo.buffer<[n, 2], f32>

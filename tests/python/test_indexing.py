@@ -294,7 +294,79 @@ def test_nonzero_errors():
         F.nonzero(Tensor(np.ones(3)), 3)
     with pytest.raises(ValueError, match="binds dim 'n', which its input already uses"):
         compilation.compile(lambda t: F.nonzero(t, "n"))(TensorLayout(DType.float32, ["n"], CPU()))
-    with pytest.raises(CompileError, match=r"result dim \[k \+ k\] uses 'k', which an op binds at run "
-                                        r"time: a result may only use it whole"):
+    with pytest.raises(CompileError, match=r"result dim \[k \+ k\] uses 'k', which an op "
+                                           r"binds at run time: a result may only use it whole"):
         compilation.compile(lambda t: F.concat([F.nonzero(t, "k")] * 2))(
             TensorLayout(DType.float32, [4], CPU()))
+
+
+def nms_reference(boxes, scores, limit, iou_max, score_min):
+    """Greedy NMS, ONNX's definition, in float64."""
+    rows = []
+    for b in range(scores.shape[0]):
+        y0 = np.minimum(boxes[b, :, 0], boxes[b, :, 2])
+        y1 = np.maximum(boxes[b, :, 0], boxes[b, :, 2])
+        x0 = np.minimum(boxes[b, :, 1], boxes[b, :, 3])
+        x1 = np.maximum(boxes[b, :, 1], boxes[b, :, 3])
+        area = (y1 - y0) * (x1 - x0)
+        for c in range(scores.shape[1]):
+            order = [int(i) for i in np.argsort(-scores[b, c], kind="stable")
+                     if scores[b, c, i] > score_min]
+            kept = []
+            for i in order:
+                if len(kept) >= limit:
+                    break
+                ok = True
+                for j in kept:
+                    inter = max(0.0, min(y1[i], y1[j]) - max(y0[i], y0[j])) * \
+                        max(0.0, min(x1[i], x1[j]) - max(x0[i], x0[j]))
+                    union = area[i] + area[j] - inter
+                    if union > 0 and inter / union > iou_max:
+                        ok = False
+                        break
+                if ok:
+                    kept.append(i)
+            rows += [[b, c, i] for i in kept]
+    return np.array(rows, np.int64).reshape(-1, 3)
+
+
+ONNX_BOXES = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
+                        [0, 10.1, 1, 11.1], [0, 100, 1, 101]]], np.float32)
+ONNX_SCORES = np.array([[[0.9, 0.75, 0.6, 0.95, 0.5, 0.3]]], np.float32)
+
+
+@pytest.mark.parametrize("limit,iou,floor,expected", [
+    (3, 0.5, 0.0, [[0, 0, 3], [0, 0, 0], [0, 0, 5]]),     # ONNX's suppress_by_IOU
+    (3, 0.5, 0.4, [[0, 0, 3], [0, 0, 0]]),                # ... and_scores
+    (2, 0.5, 0.0, [[0, 0, 3], [0, 0, 0]]),                # limit_output_size
+    (0, 0.5, 0.0, []),
+])
+def test_non_maximum_suppression_onnx_examples(limit, iou, floor, expected):
+    got = F.non_maximum_suppression(Tensor(ONNX_BOXES), Tensor(ONNX_SCORES), limit, iou,
+                                    floor).to_numpy()
+    np.testing.assert_array_equal(got, np.array(expected, np.int64).reshape(-1, 3))
+
+
+def test_non_maximum_suppression_random_against_reference_compiled():
+    run = compilation.compile(
+        lambda b, s: F.non_maximum_suppression(b, s, 4, 0.3, 0.2, out_dim="kept"))(
+        TensorLayout(DType.float32, [2, "n", 4], CPU()),
+        TensorLayout(DType.float32, [2, 3, "n"], CPU()))
+    r = np.random.default_rng(5)
+    for n in (0, 1, 12, 40):
+        corners = r.uniform(0, 10, (2, n, 2)).astype(np.float32)
+        boxes = np.concatenate([corners, corners + r.uniform(0.5, 3, (2, n, 2))], -1)
+        boxes[:, ::2] = boxes[:, ::2][..., [2, 3, 0, 1]]  # the other diagonal
+        scores = r.random((2, 3, n)).astype(np.float32)
+        scores[0, 0, :2] = 0.5  # a tie
+        got = run(boxes.astype(np.float32), scores).to_numpy()
+        np.testing.assert_array_equal(got, nms_reference(boxes.astype(np.float64),
+                                                         scores.astype(np.float64), 4, 0.3, 0.2))
+
+
+def test_non_maximum_suppression_errors():
+    with pytest.raises(ValueError, match=r"boxes must be \[B, N, 4\] and scores \[B, C, N\]"):
+        F.non_maximum_suppression(Tensor(np.zeros((1, 3, 4), np.float32)),
+                                  Tensor(np.zeros((1, 2, 4), np.float32)), 1, 0.5, 0.0)
+    with pytest.raises(ValueError, match="out_dim must name a new symbolic dim"):
+        F.non_maximum_suppression(Tensor(ONNX_BOXES), Tensor(ONNX_SCORES), 1, 0.5, 0.0, out_dim=2)

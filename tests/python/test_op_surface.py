@@ -39,12 +39,9 @@ constant_external dequantize hann_window irfft qmatmul resize_bicubic resize_lin
 resize_nearest transfer_to
 """.split()
 
-# Waiting for other work, each with the reason (the test fails if one lands
-# without leaving this list, or if anything else is missing).
-DEFERRED = {
-    "non_maximum_suppression": "not built yet (its result size depends on the data: it can "
-                               "bind its count as nonzero does)",
-}
+# Ops waiting for other work, each with the reason (none now; the test fails
+# if one lands without leaving this list, or if anything else is missing).
+DEFERRED: dict[str, str] = {}
 
 # Graph-only ops MAX's functional API does not have either.
 GRAPH_ONLY = {"buffer_create", "buffer_store_slice", "buffer_load", "call", "assert_same_device",

@@ -1455,16 +1455,39 @@ LogicalResult RoiAlignOp::inferReturnTypes(
   return success();
 }
 
+/// The result of an op binding its first dim: `[k, columns]` si64.
+static LogicalResult verifyBoundResult(Operation *op, mo::TensorType out,
+                                       int64_t columns, mo::DeviceAttr device) {
+  MLIRContext *ctx = op->getContext();
+  if (out.getRank() != 2 || !isSymbolicDim(out.getDims()[0]) ||
+      out.getDims()[1] != getStaticDim(ctx, columns) ||
+      out.getElementType() != IntegerType::get(ctx, 64, IntegerType::Signed) ||
+      out.getDevice() != device)
+    return op->emitOpError("result must be !mo.tensor<[k, ")
+           << columns << "], si64> with k a symbolic dim it binds, got " << out;
+  return success();
+}
+
+LogicalResult NonMaxSuppressionOp::verify() {
+  auto boxes = cast<mo::TensorType>(getBoxes().getType());
+  auto scores = cast<mo::TensorType>(getScores().getType());
+  ArrayRef<Attribute> b = boxes.getDims(), s = scores.getDims();
+  if (boxes.getRank() != 3 || scores.getRank() != 3 ||
+      !dimsAgree(b[2], getStaticDim(getContext(), 4)) || !dimsAgree(b[0], s[0]) ||
+      !dimsAgree(b[1], s[2]) || boxes.getElementType() != scores.getElementType())
+    return emitOpError("boxes must be [B, N, 4] and scores [B, C, N] of one float type, got ")
+           << boxes << " and " << scores;
+  for (Value v : {getMaxOutputBoxesPerClass(), getIouThreshold(), getScoreThreshold()})
+    if (cast<mo::TensorType>(v.getType()).getRank() != 0)
+      return emitOpError("the limit and thresholds must be 0-d tensors, got ") << v.getType();
+  return verifyBoundResult(*this, cast<mo::TensorType>(getType()), 3, boxes.getDevice());
+}
+
 LogicalResult NonzeroOp::verify() {
   auto in = cast<mo::TensorType>(getInput().getType());
-  auto out = cast<mo::TensorType>(getType());
-  MLIRContext *ctx = getContext();
-  if (out.getRank() != 2 || !isSymbolicDim(out.getDims()[0]) ||
-      out.getDims()[1] != getStaticDim(ctx, in.getRank()) ||
-      out.getElementType() != IntegerType::get(ctx, 64, IntegerType::Signed) ||
-      out.getDevice() != in.getDevice())
-    return emitOpError("result must be !mo.tensor<[k, ")
-           << in.getRank() << "], si64> with k a symbolic dim it binds, got " << out;
+  if (failed(verifyBoundResult(*this, cast<mo::TensorType>(getType()), in.getRank(),
+                               in.getDevice())))
+    return failure();
   llvm::SetVector<StringAttr> used;
   for (Attribute dim : in.getDims())
     collectDimSymbols(dim, used);

@@ -295,3 +295,31 @@ def nonzero(x: Any, out_dim: Any) -> TensorValue:
     out = TensorType(DType.int64, [dim, Dim(v.rank)], v.device)
     return build("nonzero", [v, out_dim], v.graph,
                  lambda: _mo().NonzeroOp(mlir_type(out), v._value), verify=True)
+
+
+def non_maximum_suppression(boxes: Any, scores: Any, max_output_boxes_per_class: Any,
+                            iou_threshold: Any, score_threshold: Any,
+                            out_dim: Any = "num_selected") -> TensorValue:
+    """Greedy non-maximum suppression (MAX's, ONNX's ``NonMaxSuppression``):
+    ``boxes`` ``[B, N, 4]`` as ``(y1, x1, y2, x2)``, ``scores`` ``[B, C, N]``;
+    per batch and class the best boxes scoring above ``score_threshold``,
+    skipping any whose IoU with one already kept exceeds ``iou_threshold``,
+    at most ``max_output_boxes_per_class``. Returns int64 ``[out_dim, 3]``
+    rows ``(batch, class, box)``; ``out_dim`` is sized when the graph runs."""
+    from mo.graph.dim import SymbolicDim
+    from mo.graph.graph import mlir_type
+    from mo.graph.type import TensorType
+
+    b, s = as_tensor_value(boxes), as_tensor_value(scores)
+    inputs = [b, s, max_output_boxes_per_class, iou_threshold, score_threshold]
+    dim = Dim(out_dim)
+    if not isinstance(dim, SymbolicDim):
+        raise op_error("non_maximum_suppression", inputs, f"out_dim must name a new symbolic "
+                                                          f"dim (a string), got {out_dim!r}")
+    with b.graph:
+        limit = cast(as_tensor_value(max_output_boxes_per_class, dtype=DType.int64), DType.int64)
+        iou = cast(as_tensor_value(iou_threshold, dtype=b.dtype), b.dtype)
+        floor = cast(as_tensor_value(score_threshold, dtype=b.dtype), b.dtype)
+    out = TensorType(DType.int64, [dim, Dim(3)], b.device)
+    return build("non_maximum_suppression", inputs, b.graph, lambda: _mo().NonMaxSuppressionOp(
+        mlir_type(out), b._value, s._value, limit._value, iou._value, floor._value), verify=True)

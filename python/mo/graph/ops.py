@@ -1099,6 +1099,7 @@ from mo.graph._conv import (  # noqa: E402
 )
 from mo.graph._indexing import (  # noqa: E402
     argsort,
+    non_maximum_suppression,
     nonzero,
     roi_align,
     bottom_k,

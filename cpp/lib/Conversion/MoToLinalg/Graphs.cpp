@@ -62,7 +62,7 @@ Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
 /// The dims of `graph`'s results that its ops bind at run time, in order.
 static SmallVector<Attribute> boundOutputDims(GraphOp graph) {
   llvm::SetVector<Attribute> byOps, used;
-  graph.walk([&](NonzeroOp op) { byOps.insert(op.getBoundDim()); });
+  graph.walk([&](BindsDimOpInterface op) { byOps.insert(op.getBoundDim()); });
   for (Type t : graph.getResultTypes())
     for (Attribute d : moDims(t))
       if (byOps.contains(d))

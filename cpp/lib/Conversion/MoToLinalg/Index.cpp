@@ -9,7 +9,9 @@
 // top_k keeps, per row, the best k so far sorted in the result (an
 // insertion into a sorted buffer of k: O(n) per row when few elements
 // qualify, O(n * k) at worst). roi_align is a parallel generic whose
-// elements loop over their bin's samples.
+// elements loop over their bin's samples. nonzero and non-maximum
+// suppression fill a buffer of rows in loops and bind the row count as a
+// dim (`mo.binds` on the op that makes the result; see sizeOf).
 //
 //===----------------------------------------------------------------------===//
 
@@ -669,8 +671,8 @@ struct NonzeroToLoops : OpConversionPattern<NonzeroOp> {
     };
     // The count.
     Value zero64 = arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0));
-    Value acc = filled(rewriter, loc, tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, i64),
-                       zero64);
+    Value acc = filled(
+        rewriter, loc, tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, i64), zero64);
     SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank),
                                 AffineMap::get(rank, 0, {}, rewriter.getContext())};
     Value counted =
@@ -724,11 +726,183 @@ struct NonzeroToLoops : OpConversionPattern<NonzeroOp> {
   }
 };
 
+/// Non-maximum suppression: per (batch, class), a scf.while that picks the
+/// best score not yet suppressed (above the threshold), records it and
+/// suppresses every box overlapping it by more than the IoU threshold;
+/// rows go into a buffer of B * C * N rows whose prefix is the result.
+struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(NonMaxSuppressionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value boxes = adaptor.getBoxes(), scores = adaptor.getScores();
+    auto element = cast<FloatType>(getElementTypeOrSelf(boxes.getType()));
+    FloatType f = element.getWidth() < 32 ? rewriter.getF32Type() : element;
+    Type i64 = rewriter.getI64Type(), i8 = rewriter.getI8Type();
+    auto ci = [&](OpBuilder &b, Location l, int64_t v) {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    auto wide = [&](OpBuilder &b, Location l, Value v) {
+      return v.getType() == f ? v : Value(arith::ExtFOp::create(b, l, f, v));
+    };
+    // (index_cast sign-extends a narrower limit.)
+    Value limit = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        tensor::ExtractOp::create(rewriter, loc, adaptor.getMaxOutputBoxesPerClass()));
+    Value iouMax = wide(rewriter, loc,
+                        tensor::ExtractOp::create(rewriter, loc, adaptor.getIouThreshold()));
+    Value scoreMin = wide(rewriter, loc,
+                          tensor::ExtractOp::create(rewriter, loc, adaptor.getScoreThreshold()));
+    Value batches = tensor::DimOp::create(rewriter, loc, scores, 0);
+    Value classes = tensor::DimOp::create(rewriter, loc, scores, 1);
+    Value n = tensor::DimOp::create(rewriter, loc, scores, 2);
+    Value capacity = arith::MulIOp::create(rewriter, loc,
+                                           arith::MulIOp::create(rewriter, loc, batches, classes),
+                                           n);
+    Value rows = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{ShapedType::kDynamic, 3},
+                                         i64, ValueRange{capacity});
+    Value zero = ci(rewriter, loc, 0), one = ci(rewriter, loc, 1);
+
+    // The IoU of boxes i and j of batch `b` (corners in any order).
+    auto iou = [&](OpBuilder &bb, Location l, Value b, Value i, Value j) {
+      auto corner = [&](Value box, int64_t k) {
+        return wide(bb, l, tensor::ExtractOp::create(bb, l, boxes,
+                                                     ValueRange{b, box, ci(bb, l, k)}));
+      };
+      auto span = [&](Value box, int64_t k) {
+        Value a = corner(box, k), c = corner(box, k + 2);
+        return std::make_pair(Value(arith::MinimumFOp::create(bb, l, a, c)),
+                              Value(arith::MaximumFOp::create(bb, l, a, c)));
+      };
+      auto [y0i, y1i] = span(i, 0);
+      auto [x0i, x1i] = span(i, 1);
+      auto [y0j, y1j] = span(j, 0);
+      auto [x0j, x1j] = span(j, 1);
+      Value zf = arith::ConstantOp::create(bb, l, bb.getFloatAttr(f, 0.0));
+      auto overlap = [&](Value lo0, Value hi0, Value lo1, Value hi1) {
+        Value d = arith::SubFOp::create(bb, l, arith::MinimumFOp::create(bb, l, hi0, hi1),
+                                        arith::MaximumFOp::create(bb, l, lo0, lo1));
+        return arith::MaximumFOp::create(bb, l, d, zf);
+      };
+      Value inter = arith::MulFOp::create(bb, l, overlap(y0i, y1i, y0j, y1j),
+                                          overlap(x0i, x1i, x0j, x1j));
+      auto area = [&](Value y0, Value y1, Value x0, Value x1) {
+        return arith::MulFOp::create(bb, l, arith::SubFOp::create(bb, l, y1, y0),
+                                     arith::SubFOp::create(bb, l, x1, x0));
+      };
+      Value uni = arith::SubFOp::create(
+          bb, l,
+          arith::AddFOp::create(bb, l, area(y0i, y1i, x0i, x1i), area(y0j, y1j, x0j, x1j)),
+          inter);
+      Value positive = arith::CmpFOp::create(bb, l, arith::CmpFPredicate::OGT, uni, zf);
+      return arith::SelectOp::create(bb, l, positive,
+                                     arith::DivFOp::create(bb, l, inter, uni), zf);
+    };
+
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, {zero, zero}, {batches, classes}, {one, one}, ValueRange{rows, zero},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange carried) {
+          Value bi = ivs[0], ci0 = ivs[1];
+          // Per class: which boxes are taken or suppressed.
+          Value marks = filled(
+              b, l,
+              tensor::EmptyOp::create(b, l, ArrayRef<int64_t>{ShapedType::kDynamic}, i8,
+                                      ValueRange{n}),
+              arith::ConstantOp::create(b, l, b.getI8IntegerAttr(0)));
+          SmallVector<Type> types{carried[0].getType(), b.getIndexType(), marks.getType(),
+                                  b.getIndexType()};
+          SmallVector<Value> inits{carried[0], carried[1], marks, ci(b, l, 0)};
+          SmallVector<Type> afterTypes(types);
+          afterTypes.push_back(b.getIndexType()); // the pick
+          auto loop = scf::WhileOp::create(
+              b, l, afterTypes, inits,
+              [&](OpBuilder &wb, Location wl, ValueRange args) {
+                // The best unsuppressed box above the threshold, if any.
+                Value none = ci(wb, wl, -1);
+                Value lowest = arith::ConstantOp::create(
+                    wb, wl, wb.getFloatAttr(f, -std::numeric_limits<double>::infinity()));
+                auto scan = scf::ForOp::create(
+                    wb, wl, ci(wb, wl, 0), n, ci(wb, wl, 1), ValueRange{none, lowest},
+                    [&](OpBuilder &sb, Location sl, Value j, ValueRange best) {
+                      Value s = wide(sb, sl, tensor::ExtractOp::create(sb, sl, scores,
+                                                                       ValueRange{bi, ci0, j}));
+                      Value free = arith::CmpIOp::create(
+                          sb, sl, arith::CmpIPredicate::eq,
+                          tensor::ExtractOp::create(sb, sl, args[2], ValueRange{j}),
+                          arith::ConstantOp::create(sb, sl, sb.getI8IntegerAttr(0)));
+                      Value above = arith::CmpFOp::create(sb, sl, arith::CmpFPredicate::OGT, s,
+                                                          scoreMin);
+                      Value better = arith::OrIOp::create(
+                          sb, sl,
+                          arith::CmpIOp::create(sb, sl, arith::CmpIPredicate::slt, best[0],
+                                                ci(sb, sl, 0)),
+                          arith::CmpFOp::create(sb, sl, arith::CmpFPredicate::OGT, s, best[1]));
+                      Value take = arith::AndIOp::create(
+                          sb, sl, arith::AndIOp::create(sb, sl, free, above), better);
+                      scf::YieldOp::create(
+                          sb, sl,
+                          ValueRange{arith::SelectOp::create(sb, sl, take, j, best[0]),
+                                     arith::SelectOp::create(sb, sl, take, s, best[1])});
+                    });
+                Value pick = scan.getResult(0);
+                Value found = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::sge, pick,
+                                                    ci(wb, wl, 0));
+                Value room = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::slt, args[3],
+                                                   limit);
+                SmallVector<Value> forward(args);
+                forward.push_back(pick);
+                scf::ConditionOp::create(wb, wl, arith::AndIOp::create(wb, wl, found, room),
+                                         forward);
+              },
+              [&](OpBuilder &wb, Location wl, ValueRange args) {
+                Value pick = args[4];
+                Value t = args[0];
+                for (auto [k, v] : llvm::enumerate(SmallVector<Value>{bi, ci0, pick}))
+                  t = tensor::InsertOp::create(
+                      wb, wl, arith::IndexCastOp::create(wb, wl, i64, v), t,
+                      ValueRange{args[1], ci(wb, wl, k)});
+                Value one8 = arith::ConstantOp::create(wb, wl, wb.getI8IntegerAttr(1));
+                Value m = tensor::InsertOp::create(wb, wl, one8, args[2], ValueRange{pick});
+                auto sweep = scf::ForOp::create(
+                    wb, wl, ci(wb, wl, 0), n, ci(wb, wl, 1), ValueRange{m},
+                    [&](OpBuilder &sb, Location sl, Value j, ValueRange mm) {
+                      Value over = arith::CmpFOp::create(sb, sl, arith::CmpFPredicate::OGT,
+                                                         iou(sb, sl, bi, pick, j), iouMax);
+                      auto mark = scf::IfOp::create(
+                          sb, sl, over,
+                          [&](OpBuilder &tb, Location tl) {
+                            scf::YieldOp::create(
+                                tb, tl,
+                                Value(tensor::InsertOp::create(tb, tl, one8, mm[0],
+                                                               ValueRange{j})));
+                          },
+                          [&](OpBuilder &eb, Location el) { scf::YieldOp::create(eb, el, mm[0]); });
+                      scf::YieldOp::create(sb, sl, mark.getResults());
+                    });
+                Value count = arith::AddIOp::create(wb, wl, args[1], ci(wb, wl, 1));
+                Value taken = arith::AddIOp::create(wb, wl, args[3], ci(wb, wl, 1));
+                scf::YieldOp::create(wb, wl, ValueRange{t, count, sweep.getResult(0), taken});
+              });
+          return scf::ValueVector{loop.getResult(0), loop.getResult(1)};
+        });
+    Value all = nest.results[0], count = nest.results[1];
+    OpFoldResult c0 = rewriter.getIndexAttr(0), c1 = rewriter.getIndexAttr(1);
+    auto result = tensor::ExtractSliceOp::create(
+        rewriter, loc, all, ArrayRef<OpFoldResult>{c0, c0},
+        ArrayRef<OpFoldResult>{count, rewriter.getIndexAttr(3)}, ArrayRef<OpFoldResult>{c1, c1});
+    result->setAttr("mo.binds", op.getBoundDim());
+    rewriter.replaceOp(op, result.getResult());
+    return success();
+  }
+};
+
 } // namespace
 
 void mo::populateMoIndexToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
   patterns.add<GatherToLinalg, GatherNdToLinalg, ScatterToLoops, ScatterNdToLoops,
-               TopKToLoops, RoiAlignToLinalg, NonzeroToLoops>(converter,
-                                                              patterns.getContext());
+               TopKToLoops, RoiAlignToLinalg, NonzeroToLoops, NonMaxSuppressionToLoops>(
+      converter, patterns.getContext());
 }

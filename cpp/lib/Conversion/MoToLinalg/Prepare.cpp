@@ -54,7 +54,7 @@ static LogicalResult checkGraph(GraphOp graph, SymbolTable &symbols) {
   // An output sized by a dim an op binds must use that dim whole: the caller
   // allocates it at an upper bound and keeps the prefix the entry reports.
   DenseSet<StringAttr> byOps;
-  graph.walk([&](NonzeroOp op) { byOps.insert(op.getBoundDim()); });
+  graph.walk([&](BindsDimOpInterface op) { byOps.insert(op.getBoundDim()); });
   for (Type t : graph.getResultTypes())
     for (Attribute dim : moDims(t)) {
       llvm::SetVector<StringAttr> used;
@@ -66,10 +66,10 @@ static LogicalResult checkGraph(GraphOp graph, SymbolTable &symbols) {
                  << "', which an op binds at run time: a result may only use it whole";
     }
   WalkResult walk = graph.walk([&](Operation *op) -> WalkResult {
-    if (auto nonzero = dyn_cast<NonzeroOp>(op)) {
-      if (!bound.insert(nonzero.getBoundDim()).second)
-        return nonzero.emitError("dim '")
-               << nonzero.getBoundDim().getValue()
+    if (auto binder = dyn_cast<BindsDimOpInterface>(op)) {
+      if (!bound.insert(binder.getBoundDim()).second)
+        return op->emitError("dim '")
+               << binder.getBoundDim().getValue()
                << "' is bound twice: the graph's arguments or another op already size it";
     }
     if (auto call = dyn_cast<CallOp>(op)) {

@@ -127,3 +127,21 @@ mo.graph @nonzero<n, k>(%x: !mo.tensor<[n, 3], f32>) -> !mo.tensor<[k, 2], si64>
   %i = mo.nonzero %x : !mo.tensor<[n, 3], f32> -> !mo.tensor<[k, 2], si64>
   mo.output %i : !mo.tensor<[k, 2], si64>
 }
+
+// -----
+
+// non_maximum_suppression: per (batch, class) a scf.while picking the best
+// free box and suppressing its overlaps; the prefix of a B * C * N row
+// buffer is the result, marked with the dim it binds.
+// CHECK-LABEL: func.func @nms(
+// CHECK: tensor.empty(%{{.+}}) : tensor<?x3xi64>
+// CHECK: scf.while
+// CHECK: arith.cmpf ogt
+// CHECK: scf.condition
+// CHECK: } do {
+// CHECK: arith.divf
+// CHECK: tensor.extract_slice %{{.+}}[0, 0] [%{{.+}}, 3] [1, 1] {mo.binds = "k"} : tensor<?x3xi64> to tensor<?x3xi64>
+mo.graph @nms<n, k>(%b: !mo.tensor<[1, n, 4], f32>, %s: !mo.tensor<[1, 2, n], f32>, %m: !mo.tensor<[], si64>, %t: !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64> {
+  %r = mo.non_maximum_suppression(%b, %s, %m, %t, %t) : (!mo.tensor<[1, n, 4], f32>, !mo.tensor<[1, 2, n], f32>, !mo.tensor<[], si64>, !mo.tensor<[], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64>
+  mo.output %r : !mo.tensor<[k, 3], si64>
+}
