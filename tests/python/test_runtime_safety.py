@@ -297,3 +297,33 @@ def test_constant_external_outside_a_trace():
     with pytest.raises(RuntimeError, match="call it inside a function given to "
                                            "compilation.compile/stage"):
         F.constant_external("w", tl([2]))
+
+
+def test_int_min_mod_and_floordiv_minus_one_do_not_trap():
+    """x86's idiv traps on INT_MIN / -1 and INT_MIN % -1; numpy gives INT_MIN
+    and 0. Run in a subprocess: a trap would kill the interpreter (SIGFPE)."""
+    import subprocess
+    import sys
+
+    code = """
+import numpy as np
+from mo import compilation
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import TensorLayout
+from mo.tensor import Tensor
+for dt, mdt in [(np.int8, DType.int8), (np.int32, DType.int32), (np.int64, DType.int64)]:
+    a = np.array([np.iinfo(dt).min, 7, -7], dt)
+    b = np.array([-1, -1, 2], dt)
+    x = Tensor(a)
+    assert ((x % -1).to_numpy() == a % -1).all() and ((x // -1).to_numpy() == a // -1).all()
+    run = compilation.compile(lambda p, q: (p % q, p // q))(TensorLayout(mdt, [3], CPU()),
+                                                           TensorLayout(mdt, [3], CPU()))
+    m, d = run(a, b)
+    assert (m.to_numpy() == a % b).all() and (d.to_numpy() == a // b).all()
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"

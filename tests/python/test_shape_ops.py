@@ -271,3 +271,13 @@ def test_hann_window_matches_torch(length, periodic):
 
     np.testing.assert_allclose(F.hann_window(length, periodic=periodic).to_numpy(),
                                torch.hann_window(length, periodic=periodic).numpy(), atol=1e-6)
+
+
+@pytest.mark.parametrize("index", [np.s_[3:], np.s_[5:], np.s_[-10:1], np.s_[2:1], np.int64(1),
+                                   np.s_[np.int64(0):np.int64(2)]])
+def test_empty_and_numpy_integer_slices(index):
+    """Slices past the end are empty (numpy), numpy integers index like ints."""
+    x = arange(3)
+    np.testing.assert_array_equal(Tensor(x)[index].to_numpy(), x[index])
+    run = compilation.compile(lambda t: t[index])(tl([3]))
+    np.testing.assert_array_equal(run(x).to_numpy(), x[index])

@@ -156,7 +156,11 @@ Value scalar::mod(OpBuilder &b, Location loc, Value x, Value y, bool isFloat,
   if (isUnsigned)
     return arith::SelectOp::create(
         b, loc, isZero, zero, arith::RemUIOp::create(b, loc, x, safe));
-  // remsi never traps with a divisor of -1 (x % -1 == 0).
+  // x % -1 is 0, but remsi(INT_MIN, -1) traps (x86's idiv overflows): divide
+  // by 1 instead, which gives the same 0 for every x.
+  Value minusOne = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, -1));
+  Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+  safe = arith::SelectOp::create(b, loc, isMinusOne, one, safe);
   Value r = arith::RemSIOp::create(b, loc, x, safe);
   Value rNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
   Value yNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, safe, zero);
