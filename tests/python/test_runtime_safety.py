@@ -327,3 +327,67 @@ print("ok")
                           timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "ok"
+
+
+def test_dims_that_overflow_int64_are_value_errors():
+    """Sizes past int64, or whose product (the strides) overflows it, are
+    refused where the type is made; in a subprocess, since an MLIR assertion
+    would abort the interpreter."""
+    import subprocess
+    import sys
+
+    code = """
+from mo import compilation
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.graph import Dim
+from mo.sharding import TensorLayout
+for shape, message in [([2**63], "too large: sizes must fit in int64"),
+                       ([2**32, 2**32], "overflows int64"),
+                       ([2**62, 0, 8], "overflows int64")]:
+    try:
+        compilation.compile(lambda x: x + 1.0)(TensorLayout(DType.float32, shape, CPU()))
+    except ValueError as e:
+        assert message in str(e), str(e)
+    else:
+        raise AssertionError(shape)
+assert compilation.compile(lambda x: x + 1.0)(
+    TensorLayout(DType.float32, [2**31, 0, 2**31], CPU())) is not None
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"
+
+
+def test_a_bad_device_in_type_text_fails_the_parse():
+    """The parser reported the device and then accepted the type (dropping
+    it); through Python that aborted with unhandled captured errors."""
+    import subprocess
+    import sys
+
+    code = """
+from mo import _context, compiler
+from mo._mlir import ir
+try:
+    compiler.Executable("mo.graph @f(%x: !mo.tensor<[4], f32, tpu:0>) { mo.output }")
+except compiler.CompileError as e:
+    assert "unknown device kind 'tpu'" in str(e)
+else:
+    raise AssertionError("accepted")
+with _context.context():
+    try:
+        ir.Type.parse("!mo.tensor<[4], f32, tpu:0>")
+    except ir.MLIRError as e:
+        assert "unknown device kind 'tpu'" in str(e)
+    else:
+        raise AssertionError("accepted")
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"
+    assert subprocess.run(["mo-opt", "-"], input="mo.graph @f(%x: !mo.tensor<[4], f32, tpu:0>) "
+                          "{ mo.output }", capture_output=True, text=True).returncode != 0

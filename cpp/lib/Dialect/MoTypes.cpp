@@ -333,8 +333,12 @@ static FailureOr<DeviceAttr> parseDeviceBody(AsmParser &parser) {
   if (parser.parseKeyword(&kind) || parser.parseColon() ||
       parser.parseInteger(id))
     return failure();
-  return DeviceAttr::getChecked(
+  // (getChecked reports a bad device and returns null: that is a failure.)
+  DeviceAttr device = DeviceAttr::getChecked(
       [&] { return parser.emitError(loc); }, parser.getContext(), kind, id);
+  if (!device)
+    return failure();
+  return device;
 }
 
 LogicalResult DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -411,6 +415,14 @@ verifyShapedType(function_ref<InFlightDiagnostic()> emitError,
   for (Attribute dim : dims)
     if (failed(verifyDim(emitError, dim)))
       return failure();
+  // Strides are products of the static dims: they must fit in int64 (size-0
+  // dims aside, which layouts skip too).
+  int64_t count = 1;
+  for (Attribute dim : dims)
+    if (isStaticDim(dim) && getStaticDimSize(dim) != 0 &&
+        llvm::MulOverflow(count, getStaticDimSize(dim), count))
+      return emitError() << "dims " << formatDims(dims)
+                         << " are too large: the product of their sizes overflows int64";
   if (!isSupportedElementType(elementType))
     return emitError() << "unsupported element type " << elementType
                        << ": expected i1, si8..si64, ui8..ui64, f16, bf16, "

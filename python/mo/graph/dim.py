@@ -198,7 +198,8 @@ class StaticDim(Dim):
     """A size known when the graph is built.
 
     Raises:
-        ValueError: for a negative size (``negative dims are not allowed: -3``).
+        ValueError: for a negative size (``negative dims are not allowed: -3``)
+            or one that does not fit in int64.
 
     Example:
         >>> StaticDim(3), int(StaticDim(3)), StaticDim(3).value
@@ -213,6 +214,8 @@ class StaticDim(Dim):
         value = int(value)
         if value < 0:
             raise ValueError(f"negative dims are not allowed: {value}")
+        if value >= 2**63:
+            raise ValueError(f"dim {value} is too large: sizes must fit in int64")
         self = object.__new__(cls)
         object.__setattr__(self, "_value", value)
         return self
