@@ -310,6 +310,8 @@ class _FastSignature:
         args_tree, kwargs_tree = tree.children
         if args_tree.kind != "tuple" or kwargs_tree.kind != "dict":
             return None
+        if any(not layout.device.is_host for layout in layouts):
+            return None  # the general check names the device mismatch
         children = [*args_tree.children, *kwargs_tree.children]
         if any(c.kind not in ("leaf", "static") for c in children):
             return None

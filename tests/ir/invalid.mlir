@@ -1458,3 +1458,13 @@ mo.graph @nms_scalars(%b: !mo.tensor<[1, 3, 4], f32>, %s: !mo.tensor<[1, 2, 3], 
   %k = mo.non_maximum_suppression(%b, %s, %m, %t, %t) : (!mo.tensor<[1, 3, 4], f32>, !mo.tensor<[1, 2, 3], f32>, !mo.tensor<[1], si64>, !mo.tensor<[], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[k, 3], si64>
   mo.output
 }
+
+// -----
+
+// A graph's body is one block.
+// expected-error @+1 {{'mo.graph' op body must be one block, got 2 (use mo.if or mo.while for control flow)}}
+mo.graph @two_blocks(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
+  cf.br ^bb1
+^bb1:
+  mo.output %x : !mo.tensor<[4], f32>
+}

@@ -391,3 +391,14 @@ print("ok")
     assert done.stdout.strip() == "ok"
     assert subprocess.run(["mo-opt", "-"], input="mo.graph @f(%x: !mo.tensor<[4], f32, tpu:0>) "
                           "{ mo.output }", capture_output=True, text=True).returncode != 0
+
+
+def test_a_device_layout_is_checked_on_the_fast_path():
+    """A layout on the GPU does not run on a CPU array (the general check
+    names the mismatch; the fast path used to accept it)."""
+    from mo.driver import GPU
+
+    run = compilation.compile(lambda x: x + 1.0)(TensorLayout(DType.float32, [3], GPU()))
+    with pytest.raises(ValueError, match=r"argument 0: expected float32 shape \[3\] on gpu:0, "
+                                         r"got float32 shape \[3\] on cpu:0"):
+        run(np.ones(3, np.float32))

@@ -147,6 +147,10 @@ void GraphOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult GraphOp::verify() {
+  // A graph is dataflow: one block (control flow is mo.if / mo.while).
+  if (!getBody().empty() && !getBody().hasOneBlock())
+    return emitOpError("body must be one block, got ")
+           << getBody().getBlocks().size() << " (use mo.if or mo.while for control flow)";
   llvm::SmallDenseSet<StringAttr> declared;
   if (ArrayAttr params = getParametersAttr()) {
     for (Attribute p : params) {
