@@ -7,7 +7,7 @@ sites as a ``mo.graph``/``mo.call`` pair.
 
 Example:
     >>> from mo.driver import CPU
-    >>> from mo.dtype import DType
+    >>> from mo.dtype import DType, promote_scalar
     >>> from mo.sharding import TensorLayout
     >>> from mo.tensor import Tensor
     >>> def step(x, *, gain):
@@ -33,7 +33,7 @@ import numpy as np
 
 from mo import _capture, _pytree
 from mo.driver import CPU, Buffer
-from mo.dtype import DType
+from mo.dtype import DType, promote_scalar
 from mo.graph.type import BufferType, TensorType
 from mo.sharding import BufferLayout, DimBindings, TensorLayout, as_layout
 from mo.tensor import Tensor
@@ -382,7 +382,12 @@ def _weight_array(spec: Any, value: Any) -> np.ndarray:
                          "static shapes")
     shape = [d.value for d in t.shape]
     if isinstance(value, numbers.Number) and not isinstance(value, bool):
-        # A Python number fills the weight.
+        # A Python number fills the weight, if the dtype holds it (the rule of
+        # a scalar next to a tensor: no silent inf, wrap or dropped part).
+        try:
+            promote_scalar(t.dtype, value)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"weight '{spec.name}' ({expected}): {e}") from None
         return np.full(shape, value, t.dtype.to_numpy())
     try:
         array = _as_array(value, f"weight '{spec.name}'")

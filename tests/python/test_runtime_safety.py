@@ -402,3 +402,22 @@ def test_a_device_layout_is_checked_on_the_fast_path():
     with pytest.raises(ValueError, match=r"argument 0: expected float32 shape \[3\] on gpu:0, "
                                          r"got float32 shape \[3\] on cpu:0"):
         run(np.ones(3, np.float32))
+
+
+@pytest.mark.parametrize("dtype,value,message", [
+    (DType.float32, 10**40, "Can't promote python int"),
+    (DType.float32, 1 + 2j, "got complex"),
+    (DType.int8, 300, r"exact range of int8 is \[-128, 127\]"),
+    (DType.int32, 2.5, "Can't promote python float"),
+])
+def test_a_scalar_weight_the_dtype_cannot_hold_is_a_value_error(dtype, value, message):
+    """It used to become inf, lose its imaginary part, or raise numpy's
+    OverflowError without the weight's name."""
+    def f(x):
+        return x + F.constant_external("w", TensorLayout(dtype, [2], CPU()))
+
+    run = compilation.compile(f, weights={"w": value})(TensorLayout(dtype, [2], CPU()))
+    with pytest.raises(ValueError, match=rf"weight 'w' \({dtype.name} shape \[2\]\): .*{message}"):
+        run(np.zeros(2, dtype.to_numpy()))
+    ok = compilation.compile(f, weights={"w": 3})(TensorLayout(dtype, [2], CPU()))
+    np.testing.assert_array_equal(ok(np.zeros(2, dtype.to_numpy())).to_numpy(), [3, 3])
