@@ -13,7 +13,7 @@ from typing import Any
 from mo import _context
 from mo.dtype import DType
 from mo.graph.graph import Graph, TensorValue, mlir_type, wrap
-from mo.graph.ops import _mo, as_tensor_value, location, op_error
+from mo.graph.ops import _i64, _mo, as_tensor_value, location, op_error
 from mo.graph.type import TensorType
 
 
@@ -153,7 +153,7 @@ def _parameters(name: str, parameters: Any, inputs: list):
         if isinstance(value, bool):
             attrs[key] = ir.BoolAttr.get(value)
         elif isinstance(value, int):
-            attrs[key] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+            attrs[key] = _i64(value)
         elif isinstance(value, float):
             attrs[key] = ir.FloatAttr.get(ir.F64Type.get(), value)
         else:

@@ -18,6 +18,7 @@ from typing import Any
 from mo.graph.dim import Dim
 from mo.graph.graph import TensorValue
 from mo.graph.ops import (
+    _i64,
     _mo,
     add,
     as_tensor_value,
@@ -128,7 +129,7 @@ def _conv(name: str, spatial: int, x: Any, filter: Any, stride: Any, dilation: A
         (g,) = _ints(name, "groups", [groups], 1, 1, inputs)
         y = build(name, inputs, x.graph, lambda: _mo().ConvOp(
             x._value, w._value, **_window_attrs(*window),
-            num_groups=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), g)), verify=True)
+            num_groups=_i64(g)), verify=True)
     if bias is not None:
         y = add(y, bias)
     if in_perm:

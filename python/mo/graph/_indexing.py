@@ -20,6 +20,7 @@ from mo.graph.dim import Dim
 from mo.graph.graph import TensorValue
 from mo.graph.ops import (
     _axis,
+    _i64,
     _graph_of,
     _mo,
     as_tensor_value,
@@ -81,12 +82,6 @@ def gather_nd(input: Any, indices: Any, batch_dims: int = 0) -> TensorValue:  # 
     idx = _indices("gather_nd", indices, list(x.shape[batch_dims:]), inputs, True)
     return build("gather_nd", inputs, x.graph, lambda: _mo().GatherNdOp(
         x._value, idx._value, _i64(int(batch_dims))), verify=True)
-
-
-def _i64(value: int):
-    from mo._mlir import ir
-
-    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
 
 
 def _reduction_attr(reduction: str):

@@ -86,26 +86,28 @@ def _random(name: str, distribution: str, like: TensorType, seed: Any = None,
         seed._value, counter._value), verify=True)
 
 
+def _scaled(x: TensorValue, distribution: str, a: float, b: float) -> TensorValue:
+    """Standard draws moved to ``[a, b)`` (uniform) or to mean ``a``, std
+    ``b`` (normal)."""
+    if (a, b) == (0.0, 1.0):
+        return x
+    scale = float(b) - float(a) if distribution == "uniform" else float(b)
+    return add(mul(x, scale), float(a))
+
+
 def uniform(like: Any = (), range: tuple[float, float] = (0.0, 1.0), *,  # noqa: A002
             dtype: DType | None = None, device: DeviceRef | None = None) -> TensorValue:
     """Uniform values in ``[low, high)`` of ``like``'s type (a ``TensorType``,
     or a shape with ``dtype``, float32 by default)."""
     t = _like("uniform", like, dtype, device)
-    low, high = range
-    x = _random("uniform", "uniform", t)
-    if (low, high) == (0.0, 1.0):
-        return x
-    return add(mul(x, float(high) - float(low)), float(low))
+    return _scaled(_random("uniform", "uniform", t), "uniform", *range)
 
 
 def normal(like: Any = (), mean: float = 0.0, std: float = 1.0, *,
            dtype: DType | None = None, device: DeviceRef | None = None) -> TensorValue:
     """Normal values (Box-Muller) with ``mean`` and ``std``, of ``like``'s type."""
     t = _like("normal", like, dtype, device)
-    x = _random("normal", "normal", t)
-    if (mean, std) == (0.0, 1.0):
-        return x
-    return add(mul(x, float(std)), float(mean))
+    return _scaled(_random("normal", "normal", t), "normal", mean, std)
 
 
 gaussian = normal
@@ -117,7 +119,4 @@ def seeded(seed: TensorValue, counter: TensorValue, distribution: str, shape: tu
     scaled to ``[a, b)`` (uniform) or ``mean a, std b`` (normal): what the
     eager ``F.uniform``/``F.normal`` run, one compiled graph for every call."""
     like = TensorType(dtype, [Dim(d) for d in shape], DeviceRef.CPU())
-    x = _random(distribution, distribution, like, seed, counter)
-    if distribution == "uniform":
-        return x if (a, b) == (0.0, 1.0) else add(mul(x, b - a), a)
-    return x if (a, b) == (0.0, 1.0) else add(mul(x, b), a)
+    return _scaled(_random(distribution, distribution, like, seed, counter), distribution, a, b)

@@ -119,6 +119,13 @@ def _mo():
     return mo_d
 
 
+def _i64(value: int):
+    """An i64 IntegerAttr (axes, counts, sizes of ops' attributes)."""
+    from mo._mlir import ir
+
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+
+
 # -- constants ----------------------------------------------------------------------
 
 
@@ -479,8 +486,6 @@ def concat(values: Sequence[Any], axis: int = 0) -> TensorValue:
     """Joins tensors along ``axis`` (MAX's ``concat``); dtypes promote like a
     binary op's, every other dim must agree. The result's dim is the sum
     (a dim expression when symbolic)."""
-    from mo._mlir import ir
-
     graph, tensors = _tensor_list("concat", values)
     dtype = tensors[0].dtype
     try:
@@ -491,7 +496,7 @@ def concat(values: Sequence[Any], axis: int = 0) -> TensorValue:
     axis = _axis("concat", tensors[0], axis, tensors)
     tensors = [cast(t, dtype) for t in tensors]
     return build("concat", tensors, graph, lambda: _mo().ConcatOp(
-        [t._value for t in tensors], ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)))
+        [t._value for t in tensors], _i64(axis)))
 
 
 def _new_axis(name: str, rank: int, axis: Any, inputs: list) -> int:
@@ -608,8 +613,6 @@ def pad(input: Any, paddings: Iterable[int], mode: str = "constant",  # noqa: A0
     if mode != "constant":
         if builtins.min(flat, default=0) < 0:
             raise op_error("pad", inputs, f"paddings must be >= 0, got {flat}")
-        from mo.graph._indexing import gather
-
         # Per dim, the rows before and after are gathers of rows near the edge.
         for axis, (lo, hi) in enumerate(zip(flat[0::2], flat[1::2])):
             if lo == hi == 0:

@@ -35,8 +35,8 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     int64_t rank = resultType.getRank(), batch = rank - 2;
     Type element = convertElementType(resultType.getElementType());
-    bool narrow = isa<Float16Type, BFloat16Type>(element);
-    Type acc = narrow ? rewriter.getF32Type() : element;
+    Type acc = accumulatorType(element);
+    bool narrow = acc != element;
     Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(acc));
     auto zeros = [&](mo::TensorType type,
                      ArrayRef<SizeHints> hints) -> FailureOr<Value> {

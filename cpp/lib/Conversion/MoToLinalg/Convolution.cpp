@@ -25,13 +25,6 @@
 using namespace mlir;
 using namespace mlir::mo;
 
-/// The accumulator type for `element`: f32 for f16/bf16.
-static Type accumulatorType(Type element) {
-  return isa<Float16Type, BFloat16Type>(element)
-             ? Float32Type::get(element.getContext())
-             : element;
-}
-
 /// `size * scale + offset`, folded when `size` is a constant.
 static OpFoldResult affineSize(OpBuilder &b, Location loc, OpFoldResult size,
                                int64_t scale, int64_t offset) {

@@ -500,7 +500,7 @@ struct RoiAlignToLinalg : OpConversionPattern<RoiAlignOp> {
     if (failed(init))
       return failure();
     auto element = cast<FloatType>(getElementTypeOrSelf(input.getType()));
-    FloatType f = element.getWidth() < 32 ? rewriter.getF32Type() : element;
+    auto f = cast<FloatType>(accumulatorType(element));
     Value batches = tensor::DimOp::create(rewriter, loc, input, 0);
     Value height = tensor::DimOp::create(rewriter, loc, input, 1);
     Value width = tensor::DimOp::create(rewriter, loc, input, 2);
@@ -739,7 +739,7 @@ struct NonMaxSuppressionToLoops : OpConversionPattern<NonMaxSuppressionOp> {
     Location loc = op.getLoc();
     Value boxes = adaptor.getBoxes(), scores = adaptor.getScores();
     auto element = cast<FloatType>(getElementTypeOrSelf(boxes.getType()));
-    FloatType f = element.getWidth() < 32 ? rewriter.getF32Type() : element;
+    auto f = cast<FloatType>(accumulatorType(element));
     Type i64 = rewriter.getI64Type(), i8 = rewriter.getI8Type();
     auto ci = [&](OpBuilder &b, Location l, int64_t v) {
       return arith::ConstantIndexOp::create(b, l, v);

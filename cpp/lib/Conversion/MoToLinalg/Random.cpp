@@ -73,8 +73,7 @@ struct RandomToLinalg : OpConversionPattern<RandomOp> {
     auto element = cast<FloatType>(convertElementType(type.getElementType()));
     bool normal = op.getDistribution() == RandomDistribution::Normal;
     // Normals are computed in f32 (f64 for f64) and rounded once.
-    FloatType wide = element.isF64() ? cast<FloatType>(rewriter.getF64Type())
-                                     : cast<FloatType>(rewriter.getF32Type());
+    auto wide = cast<FloatType>(accumulatorType(element));
     Value seed = tensor::ExtractOp::create(rewriter, loc, adaptor.getSeed());
     Value counter = tensor::ExtractOp::create(rewriter, loc, adaptor.getCounter());
     Value key = mix(rewriter, loc,

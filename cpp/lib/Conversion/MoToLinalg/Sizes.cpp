@@ -436,6 +436,11 @@ Value mo::genericContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
       .getResult(0);
 }
 
+Type mo::accumulatorType(Type element) {
+  return isa<Float16Type, BFloat16Type>(element) ? Float32Type::get(element.getContext())
+                                                 : element;
+}
+
 Value mo::truncateElements(OpBuilder &b, Location loc, Value source,
                            Type element) {
   return mapElements(b, loc, source, element, [&](OpBuilder &nb, Location l, Value v) {

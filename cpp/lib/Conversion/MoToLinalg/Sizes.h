@@ -170,6 +170,9 @@ Value genericContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                          Value init, ArrayRef<AffineMap> maps,
                          ArrayRef<utils::IteratorType> iterators);
 
+/// The type f16/bf16 math accumulates in (f32); any other type itself.
+Type accumulatorType(Type element);
+
 /// `source` with its elements truncated to `element` (f32 -> f16/bf16).
 Value truncateElements(OpBuilder &b, Location loc, Value source, Type element);
 
