@@ -339,9 +339,11 @@ class Executable:
     def output_shapes(self, types: Sequence[Any], bindings: dict) -> list[list[int]]:
         """The shapes to allocate for outputs of ``types`` given the input
         dims' ``bindings``: dims bound at run time at their upper bound."""
-        full = dict(bindings)
-        for name, bound in self.bounds.items():
-            full[name] = bound.evaluate(bindings)
+        full = bindings
+        if self.bounds:  # (the common case, none, costs no copy per call)
+            full = dict(bindings)
+            for name, bound in self.bounds.items():
+                full[name] = bound.evaluate(bindings)
         return [[d.evaluate(full) for d in t.shape] for t in types]
 
     @staticmethod
@@ -349,6 +351,8 @@ class Executable:
              sizes: dict[str, int]) -> list[np.ndarray]:
         """``outputs`` cut to the run-time sizes of their bound dims (the
         compiled code wrote nothing into one allocated too small)."""
+        if not sizes:
+            return list(outputs)
         trimmed = []
         for i, (out, t) in enumerate(zip(outputs, types)):
             index = []
@@ -358,7 +362,7 @@ class Executable:
                     raise ValueError(f"output {i}: dim '{d}' is {size} at run time, but its "
                                      f"buffer has {out.shape[axis]}: allocate it at the bound")
                 index.append(slice(None) if size is None else slice(0, size))
-            trimmed.append(out[tuple(index)] if sizes else out)
+            trimmed.append(out[tuple(index)])
         return trimmed
 
     def explain(self, status: int, actual: int, expected: int) -> str:
