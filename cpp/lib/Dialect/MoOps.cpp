@@ -868,10 +868,17 @@ static FailureOr<Attribute> windowCount(std::optional<Location> loc, int64_t i,
       getDimExpr(DimExprKind::FloorDiv, span, getStaticDim(ctx, stride)), 1);
 }
 
-/// Input and filter of a convolution: numeric, one element type, one device.
-static LogicalResult checkConvOperands(std::optional<Location> loc,
-                                       mo::TensorType input,
-                                       mo::TensorType filter) {
+/// Input, filter and window attributes of a convolution (one element type
+/// and device, equal ranks); the number of spatial dims.
+template <typename Adaptor>
+static FailureOr<int64_t> checkConvOperands(std::optional<Location> loc,
+                                            Adaptor &adaptor, mo::TensorType input,
+                                            mo::TensorType filter) {
+  FailureOr<int64_t> spatial =
+      checkWindowAttrs(loc, input, adaptor.getStrides(), adaptor.getDilations(),
+                       adaptor.getPaddings());
+  if (failed(spatial))
+    return failure();
   if (input.getElementType() != filter.getElementType() ||
       input.getDevice() != filter.getDevice())
     return inferError(loc) << "input " << input << " and filter " << filter
@@ -879,7 +886,7 @@ static LogicalResult checkConvOperands(std::optional<Location> loc,
   if (filter.getRank() != input.getRank())
     return inferError(loc) << "the filter must be [spatial..., C, F] (rank "
                            << input.getRank() << "), got " << filter;
-  return success();
+  return spatial;
 }
 
 LogicalResult ConvOp::inferReturnTypes(
@@ -889,10 +896,8 @@ LogicalResult ConvOp::inferReturnTypes(
   Adaptor adaptor(operands, attrs, properties, regions);
   auto input = cast<mo::TensorType>(adaptor.getInput().getType());
   auto filter = cast<mo::TensorType>(adaptor.getFilter().getType());
-  FailureOr<int64_t> spatial =
-      checkWindowAttrs(loc, input, adaptor.getStrides(), adaptor.getDilations(),
-                       adaptor.getPaddings());
-  if (failed(spatial) || failed(checkConvOperands(loc, input, filter)))
+  FailureOr<int64_t> spatial = checkConvOperands(loc, adaptor, input, filter);
+  if (failed(spatial))
     return failure();
   ArrayRef<Attribute> in = input.getDims(), f = filter.getDims();
   int64_t groups = adaptor.getNumGroups();
@@ -937,10 +942,8 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
   Adaptor adaptor(operands, attrs, properties, regions);
   auto input = cast<mo::TensorType>(adaptor.getInput().getType());
   auto filter = cast<mo::TensorType>(adaptor.getFilter().getType());
-  FailureOr<int64_t> spatial =
-      checkWindowAttrs(loc, input, adaptor.getStrides(), adaptor.getDilations(),
-                       adaptor.getPaddings());
-  if (failed(spatial) || failed(checkConvOperands(loc, input, filter)))
+  FailureOr<int64_t> spatial = checkConvOperands(loc, adaptor, input, filter);
+  if (failed(spatial))
     return failure();
   ArrayRef<Attribute> in = input.getDims(), f = filter.getDims();
   ArrayRef<int64_t> outputPaddings = adaptor.getOutputPaddings();
