@@ -146,6 +146,71 @@ def MoInterchangeContractions
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
+  let summary = "Chooses a CPU schedule per root op and lays contractions out "
+                "for it";
+  let description = [{
+    The CPU strategy table, keyed on the op class, its shapes and the
+    target's vector registers. Each op it schedules gets a `mo.schedule`
+    dictionary (`kind` names a sequence of mo's schedule library, the other
+    entries are its sizes), which mo-apply-schedules carries out; an op
+    without one is lowered to loops as before.
+
+    A 2-D f32 `linalg.matmul` is data-tiled: its operands are packed into
+    register tiles (`linalg.pack`, padded where the sizes do not divide),
+    multiplied by `linalg.mmt4d` and unpacked into the result:
+
+    ```mlir
+    %a4 = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0, 1]
+        inner_tiles = [8, 1] into %ea {mo.schedule = {kind = "relayout", ...}}
+    %b4 = linalg.pack %b padding_value(%zero : f32) outer_dims_perm = [1, 0]
+        inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %eb {mo.schedule = ...}
+    %c4 = linalg.mmt4d ins(%a4, %b4 : ...) outs(%filled : ...)
+        {mo.schedule = {kind = "mmt4d", threads = [2, 1], cache = [16, 256]}}
+    %c = linalg.unpack %c4 inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e
+    ```
+  }];
+  let options = [
+    Option<"numThreads", "num-threads", "int64_t", /*default=*/"1",
+           "Threads the schedules split the work across">,
+    Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"host\"",
+           "Target features (`+avx512f,...`), or `host`">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def MoApplySchedules : Pass<"mo-apply-schedules", "::mlir::func::FuncOp"> {
+  let summary = "Tiles, fuses and vectorizes each op by its `mo.schedule`";
+  let description = [{
+    Runs, for every op with a `mo.schedule`, the named sequence `@mo_<kind>`
+    of mo's schedule library (transform dialect IR built into mo) with the
+    function as payload root, the op and then the schedule's sizes as
+    parameters; then the library's `@mo_cleanup` once on the function
+    (vector canonicalization, hoisting of loop-invariant transfers so that
+    accumulators stay in registers). Runs on tensors, before bufferization.
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"];
+}
+
+def MoLowerVectors : Pass<"mo-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Lowers the vector ops of scheduled code to 1-D vectors";
+  let description = [{
+    After bufferization: the schedule library's `@mo_lower_vectors`
+    (contractions to outer products to FMAs, transfers to 1-D loads and
+    stores, transposes to shuffles), so that convert-vector-to-llvm sees
+    register-sized vectors only.
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+}
+
 def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {
   let summary = "Stores booleans as bytes: memref<...xi1> becomes memref<...xi8>";
   let description = [{

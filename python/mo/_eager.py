@@ -57,7 +57,9 @@ def run(name: str, args: tuple, kwargs: dict) -> Any:
     from mo.tensor import Tensor
 
     args = _scalars_as_tensors(name, args)
-    key = (name, tuple(_key_part(a) for a in args),
+    from mo.compiler import num_threads
+
+    key = (name, num_threads(), tuple(_key_part(a) for a in args),
            tuple(sorted((k, _key_part(v)) for k, v in kwargs.items())))
     entry = _cache.get(key)
     if entry is None:

@@ -40,12 +40,80 @@ import numpy as np
 from mo import _context
 from mo.graph.type import TensorType
 
-__all__ = ["CompileError", "Executable", "WeightSpec", "lower"]
+__all__ = ["CompileError", "Executable", "WeightSpec", "lower", "num_threads",
+           "set_num_threads"]
 
 
 
 class CompileError(RuntimeError):
     """The compiler rejected a module (the message holds MLIR's diagnostics)."""
+
+
+_threads: int | None = None
+
+
+def set_num_threads(n: int | None) -> None:
+    """Sets the threads that graphs compiled from now on run on (``None``: the
+    default, ``MO_NUM_THREADS`` or every core this process may use).
+
+    The count is fixed when a graph is compiled: the schedules split their
+    work into that many parts. Threads are LLVM's OpenMP runtime's; see
+    ``num_threads`` for how they share the cores with numpy's or torch's.
+    """
+    global _threads
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+        raise ValueError(f"set_num_threads: expected a positive int or None, got {n!r}")
+    _threads = n
+
+
+def num_threads() -> int:
+    """The threads a graph compiled now runs on: ``set_num_threads``'s count,
+    else ``MO_NUM_THREADS``, else the cores this process may use; 1 when the
+    OpenMP runtime (the ``cmeel-libomp`` package) is missing.
+
+    Between parallel regions the runtime's threads spin for
+    ``KMP_BLOCKTIME`` ms (LLVM's default, 200 ms) before they sleep, which
+    makes back-to-back calls fast but takes cores from numpy's or torch's
+    own thread pools in the same process; set ``KMP_BLOCKTIME=0`` before
+    the first compile where those run interleaved with mo.
+    """
+    if _openmp_runtime() is None:
+        return 1
+    if _threads is not None:
+        return _threads
+    env = os.environ.get("MO_NUM_THREADS")
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise ValueError(f"MO_NUM_THREADS: expected a positive int, got {env!r}")
+        return n
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else (os.cpu_count() or 1)
+
+
+_omp_path: list[str | None] = []
+
+
+def _openmp_runtime() -> str | None:
+    """LLVM's OpenMP runtime library (``libomp.so`` of the ``cmeel-libomp``
+    wheel), which the schedules' thread tiles run on, or None."""
+    if not _omp_path:
+        from importlib import metadata
+
+        path = None
+        try:
+            for f in metadata.files("cmeel-libomp") or ():
+                if f.name == "libomp.so":
+                    located = str(f.locate())
+                    path = located if os.path.exists(located) else None
+                    break
+        except metadata.PackageNotFoundError:
+            pass
+        _omp_path.append(path)
+    return _omp_path[0]
 
 
 def _native_library() -> str:
@@ -243,11 +311,14 @@ class Executable:
         self.bounds = _bound_dims(lowered)
         _run_pipeline(lowered, "mo-lower-to-linalg")
         self._inspect_entry(lowered)
-        _run_pipeline(lowered, "mo-cpu-codegen")
+        self.num_threads = num_threads()
+        _run_pipeline(lowered, f"mo-cpu-codegen{{num-threads={self.num_threads}}}")
+        runtime = [_openmp_runtime()] if self.num_threads > 1 else []
         with _context.context():
             try:
-                self._engine = ExecutionEngine(lowered, opt_level=opt_level,
-                                               shared_libs=[_native_library(), *libraries])
+                self._engine = ExecutionEngine(
+                    lowered, opt_level=opt_level,
+                    shared_libs=[_native_library(), *runtime, *libraries])
             except (RuntimeError, ir.MLIRError) as e:
                 raise CompileError(f"code generation failed: {e}") from None
             address = self._engine.raw_lookup("_mlir_ciface_" + self.name)

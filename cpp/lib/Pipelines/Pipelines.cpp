@@ -16,6 +16,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::mo;
@@ -34,6 +35,13 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
   add(pm, "canonicalize,cse");
   if (options.fuseElementwise)
     add(pm, "func.func(mo-fuse-elementwise),canonicalize");
+  // On tensors: each root op's schedule chosen, then carried out.
+  if (options.schedules)
+    add(pm, llvm::formatv("func.func(mo-select-schedules{{num-threads={0} "
+                          "cpu-features={1}},mo-apply-schedules),canonicalize,cse",
+                          options.numThreads.getValue(),
+                          options.cpuFeatures.getValue())
+                .str());
   // Outputs are written in place, temporaries freed; a loop (mo.while) may
   // carry a new buffer from one iteration to the next.
   add(pm, "eliminate-empty-tensors,"
@@ -49,9 +57,21 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
 void mo::buildCpuCodegenPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
   buildLinalgToBuffersPipeline(pm, options);
+  if (options.schedules)
+    add(pm, "func.func(mo-lower-vectors)");
   if (options.interchangeContractions)
     add(pm, "func.func(mo-interchange-contractions)");
+  // The schedules' thread tiles (scf.forall): OpenMP's, or one loop.
+  if (options.numThreads > 1)
+    add(pm, llvm::formatv("scf-forall-to-parallel,convert-scf-to-openmp{{num-threads={0}}",
+                          options.numThreads.getValue())
+                .str());
+  else
+    add(pm, "scf-forall-to-for");
   add(pm, "func.func(convert-linalg-to-loops),"
+          "convert-vector-to-scf{full-unroll=true},"
+          "canonicalize,cse,"
+          "convert-vector-to-llvm,"
           "mo-widen-bool-memrefs,"
           "expand-strided-metadata,"
           "lower-affine,"
@@ -64,6 +84,7 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
           "convert-index-to-llvm,"
           "convert-cf-to-llvm,"
           "convert-func-to-llvm,"
+          "convert-openmp-to-llvm,"
           "convert-ub-to-llvm,"
           "reconcile-unrealized-casts");
 }

@@ -27,6 +27,20 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Baseline loop order for contractions lowered to loops "
                      "(mo-interchange-contractions)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> schedules{
+      *this, "schedules",
+      llvm::cl::desc("Tile, pack and vectorize root ops by the strategy table "
+                     "(mo-select-schedules); off: loops only"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("Threads the schedules split work across (OpenMP when > 1)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<std::string> cpuFeatures{
+      *this, "cpu-features",
+      llvm::cl::desc("Target features the schedules are chosen for "
+                     "(`+avx512f,...`), or `host`"),
+      llvm::cl::init("host")};
 };
 
 /// Phase 1, shared by every target: mo to linalg/tensor/arith/math.

@@ -1,0 +1,278 @@
+//===- Schedules.cpp - the CPU strategy table and its application ---------===//
+//
+// mo-select-schedules is the strategy table: it keys each root op on its
+// class, shapes and the target's vector registers, lays contractions out for
+// their register tile (pack -> mmt4d -> unpack) and records the chosen
+// schedule on each op as `mo.schedule = {kind = "...", sizes = [...]}`.
+// mo-apply-schedules carries the records out with the transform dialect
+// interpreter: `kind` names a named sequence of the schedule library
+// (Schedules.mlir, built into mo), `sizes` are its parameters. So a lit test
+// can pin what was chosen, and tuning is a change of data, not of code.
+// Ops without a record take the baseline (loops, LLVM's vectorizer).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mo/Conversion/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir::mo {
+#define GEN_PASS_DEF_MOSELECTSCHEDULES
+#define GEN_PASS_DEF_MOAPPLYSCHEDULES
+#define GEN_PASS_DEF_MOLOWERVECTORS
+#include "Mo/MoPasses.h.inc"
+} // namespace mlir::mo
+
+using namespace mlir;
+
+static constexpr StringLiteral kScheduleAttr = "mo.schedule";
+
+static const char *const kScheduleLibrary =
+#include "ScheduleLibrary.inc"
+    ;
+
+namespace {
+
+/// What the table needs to know of the target.
+struct Target {
+  /// The widest vector register, in bits (512: AVX-512, 256: AVX2).
+  int64_t vectorBits = 128;
+
+  static Target get(StringRef features) {
+    llvm::StringMap<bool> enabled;
+    if (features == "host") {
+      enabled = llvm::sys::getHostCPUFeatures();
+    } else {
+      SmallVector<StringRef> list;
+      features.split(list, ',', -1, false);
+      for (StringRef f : list)
+        enabled[f.drop_front()] = f.starts_with("+");
+    }
+    Target target;
+    if (enabled.lookup("avx512f"))
+      target.vectorBits = 512;
+    else if (enabled.lookup("avx2") && enabled.lookup("fma"))
+      target.vectorBits = 256;
+    return target;
+  }
+
+  /// The f32 accumulator tile (m0 x n0) of a matmul: 16 of AVX-512's 32
+  /// registers (8 x 2 zmm), 12 of AVX2's 16 (6 x 2 ymm), leaving registers
+  /// for the rhs row and the broadcast lhs element.
+  std::pair<int64_t, int64_t> matmulTile() const {
+    int64_t lanes = vectorBits / 32;
+    if (vectorBits >= 512)
+      return {8, 2 * lanes};
+    if (vectorBits >= 256)
+      return {6, 2 * lanes};
+    return {4, 2 * lanes};
+  }
+};
+
+DictionaryAttr schedule(MLIRContext *ctx, StringRef kind,
+                        ArrayRef<int64_t> sizes) {
+  Builder b(ctx);
+  return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr(kind)),
+                              b.getNamedAttr("sizes", b.getI64ArrayAttr(sizes))});
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// A 2-D f32 matmul (C = A B, C filled with a constant) as the data-tiled
+/// pack A -> mmt4d -> unpack, each step with its schedule.
+LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
+                             const Target &target, int64_t threads) {
+  if (!op.hasPureTensorSemantics() || op.hasUserDefinedMaps())
+    return failure();
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
+  Value c = op.getDpsInits()[0];
+  auto fill = c.getDefiningOp<linalg::FillOp>();
+  Type f32 = rewriter.getF32Type();
+  auto isF32 = [&](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType() == f32;
+  };
+  if (!fill || !isF32(a) || !isF32(b) || !isF32(c))
+    return failure();
+
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = op.getLoc();
+  auto [m0, n0] = target.matmulTile();
+  ArrayRef<int64_t> shapeA = cast<ShapedType>(a.getType()).getShape();
+  ArrayRef<int64_t> shapeB = cast<ShapedType>(b.getType()).getShape();
+  int64_t m = shapeA[0], k = shapeA[1], n = shapeB[1];
+  auto divides = [](int64_t size, int64_t tile) {
+    return !ShapedType::isDynamic(size) && size % tile == 0;
+  };
+  // Small products stay loops: packing costs more than it saves when a
+  // panel of B is a few rows or columns, or the whole product is tiny.
+  auto atMost = [](int64_t size, int64_t bound) {
+    return !ShapedType::isDynamic(size) && size <= bound;
+  };
+  if (atMost(k, 8) || atMost(n, n0 / 2) ||
+      (!ShapedType::isDynamicShape({m, n, k}) && m * n * k < (1 << 15)))
+    return failure();
+
+  rewriter.setInsertionPoint(op);
+  Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
+  auto pack = [&](Value source, ArrayRef<int64_t> innerPos,
+                  ArrayRef<int64_t> tiles, ArrayRef<int64_t> outerPerm,
+                  bool pads) {
+    SmallVector<OpFoldResult> tileSizes = getAsIndexOpFoldResult(ctx, tiles);
+    Value dest = linalg::PackOp::createDestinationTensor(
+        rewriter, loc, source, tileSizes, innerPos, outerPerm);
+    return linalg::PackOp::create(rewriter, loc, source, dest, innerPos,
+                                  tileSizes,
+                                  pads ? std::optional<Value>(zero) : std::nullopt,
+                                  outerPerm);
+  };
+  // A: [m, k] -> [m1, k, m0, 1]; B: [k, n] -> [n1, k, n0, 1] (rows of n0
+  // contiguous per k); C: [m1, n1, m0, n0].
+  linalg::PackOp packA = pack(a, {0, 1}, {m0, 1}, {}, !divides(m, m0));
+  linalg::PackOp packB = pack(b, {1, 0}, {n0, 1}, {1, 0}, !divides(n, n0));
+  SmallVector<OpFoldResult> accTiles = getAsIndexOpFoldResult(ctx, {m0, n0});
+  Value accEmpty = linalg::PackOp::createDestinationTensor(rewriter, loc, c, accTiles,
+                                                           {0, 1}, {});
+  Value acc = linalg::FillOp::create(rewriter, loc, fill.getInputs(), accEmpty)
+                  .getResult(0);
+  auto mmt4d = linalg::Mmt4DOp::create(
+      rewriter, loc, ValueRange{packA.getResult(), packB.getResult()}, ValueRange{acc});
+  Value dest = tensor::EmptyOp::create(rewriter, loc, tensor::getMixedSizes(rewriter, loc, c),
+                                       f32);
+  auto unpack = linalg::UnPackOp::create(rewriter, loc, mmt4d.getResult(0), dest,
+                                         {0, 1}, accTiles, {});
+
+  // Threads split the rows of tiles when there are enough of them (or the
+  // count is only known at run time), else the columns.
+  int64_t m1 = ShapedType::isDynamic(m) ? ShapedType::kDynamic : ceilDiv(m, m0);
+  int64_t n1 = ShapedType::isDynamic(n) ? ShapedType::kDynamic : ceilDiv(n, n0);
+  auto fit = [&](int64_t tiles) {
+    return ShapedType::isDynamic(tiles) ? threads : std::min(threads, tiles);
+  };
+  bool splitRows = ShapedType::isDynamic(m1) || m1 >= 32 || fit(n1) < threads;
+  int64_t threadsM = splitRows ? fit(m1) : 1, threadsN = splitRows ? 1 : fit(n1);
+  // A cache block of 16 column tiles by 256 of k (on AVX-512, 512 columns:
+  // the 8 x 32 x 256 panel of B stays in L2 while A streams through L1).
+  mmt4d->setAttr(kScheduleAttr,
+                 schedule(ctx, "mmt4d", {threadsM, threadsN, 16, 256}));
+  // The relayouts: tiles of one outer row, vectorized by 8 (A) or 4 (B) k
+  // steps, and the unpack by one accumulator tile.
+  packA->setAttr(kScheduleAttr, schedule(ctx, "relayout", {1, 8, 1, 8, m0, 1}));
+  packB->setAttr(kScheduleAttr, schedule(ctx, "relayout", {1, 4, 1, 4, n0, 1}));
+  unpack->setAttr(kScheduleAttr,
+                  schedule(ctx, "relayout", {m0, n0, 1, 1, m0, n0}));
+  rewriter.replaceOp(op, unpack.getResult());
+  return success();
+}
+
+struct MoSelectSchedulesPass
+    : public mo::impl::MoSelectSchedulesBase<MoSelectSchedulesPass> {
+  using MoSelectSchedulesBase::MoSelectSchedulesBase;
+
+  void runOnOperation() override {
+    Target target = Target::get(cpuFeatures);
+    int64_t threads = std::max<int64_t>(1, numThreads);
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::MatmulOp op : matmuls)
+      (void)dataTileMatmul(rewriter, op, target, threads);
+  }
+};
+
+/// The schedule library, parsed once per pass (shared by its clones, which
+/// only read it).
+using Library = std::shared_ptr<OwningOpRef<ModuleOp>>;
+
+LogicalResult parseLibrary(MLIRContext *ctx, Library &library) {
+  library = std::make_shared<OwningOpRef<ModuleOp>>(parseSourceString<ModuleOp>(
+      kScheduleLibrary, ParserConfig(ctx), "mo-schedules"));
+  return success(**library != nullptr);
+}
+
+LogicalResult runSequence(Operation *payload, ModuleOp library, StringRef name,
+                          ArrayRef<SmallVector<transform::MappedValue>> extra) {
+  auto sequence = library.lookupSymbol<transform::NamedSequenceOp>(name);
+  if (!sequence)
+    return payload->emitError("mo: no schedule sequence @") << name;
+  RaggedArray<transform::MappedValue> mapping;
+  for (const SmallVector<transform::MappedValue> &values : extra)
+    mapping.push_back(values);
+  return transform::applyTransforms(
+      payload, cast<transform::TransformOpInterface>(sequence.getOperation()),
+      mapping, transform::TransformOptions(), /*enforceToplevelTransformOp=*/false);
+}
+
+struct MoApplySchedulesPass
+    : public mo::impl::MoApplySchedulesBase<MoApplySchedulesPass> {
+  Library library;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    return parseLibrary(ctx, library);
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    SmallVector<Operation *> scheduled;
+    func.walk([&](Operation *op) {
+      if (op->hasAttr(kScheduleAttr))
+        scheduled.push_back(op);
+    });
+    if (scheduled.empty())
+      return;
+    Builder b(&getContext());
+    for (Operation *op : scheduled) {
+      auto record = op->getAttrOfType<DictionaryAttr>(kScheduleAttr);
+      auto kind = record ? record.getAs<StringAttr>("kind") : StringAttr();
+      auto sizes = record ? record.getAs<ArrayAttr>("sizes") : ArrayAttr();
+      if (!kind || !sizes) {
+        op->emitOpError("has a malformed mo.schedule (expected "
+                        "{kind = \"...\", sizes = [...]})");
+        return signalPassFailure();
+      }
+      op->removeAttr(kScheduleAttr);
+      SmallVector<SmallVector<transform::MappedValue>> extra;
+      extra.push_back({op});
+      for (Attribute size : sizes)
+        extra.push_back({transform::MappedValue(size)});
+      if (failed(runSequence(func, **library, ("mo_" + kind.getValue()).str(), extra)))
+        return signalPassFailure();
+    }
+    if (failed(runSequence(func, **library, "mo_cleanup", {})))
+      signalPassFailure();
+  }
+};
+
+struct MoLowerVectorsPass
+    : public mo::impl::MoLowerVectorsBase<MoLowerVectorsPass> {
+  Library library;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    return parseLibrary(ctx, library);
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    bool vectors = func.walk([](Operation *op) {
+                         return isa<vector::VectorDialect>(op->getDialect())
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       }).wasInterrupted();
+    if (vectors && failed(runSequence(func, **library, "mo_lower_vectors", {})))
+      signalPassFailure();
+  }
+};
+
+} // namespace

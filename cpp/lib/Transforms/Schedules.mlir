@@ -1,0 +1,122 @@
+// mo's CPU schedule library: transform dialect sequences that
+// mo-apply-schedules runs on each op mo-select-schedules marked with a
+// `mo.schedule`: `@mo_<kind>(%func, %op, sizes...)`, the sizes taken from the
+// attribute in the order its sequence lists them. Tuning a schedule is a
+// change of sizes in the table (Schedules.cpp) or of a sequence here.
+module attributes {transform.with_named_sequence} {
+
+  // linalg.mmt4d C[m1, n1, m0, n0] += A[m1, k1, m0, k0] * B[n1, k1, n0, k0]:
+  // the threads split the (m1, n1) tiles, each thread walks cache blocks of
+  // `cache_n` x `cache_k`, and the m0 x n0 accumulator stays in registers
+  // across the k loop. The fill of the accumulator joins each thread's tile.
+  transform.named_sequence @mo_mmt4d(
+      %func: !transform.any_op {transform.readonly},
+      %mm: !transform.any_op {transform.consumed},
+      %threads_m: !transform.param<i64> {transform.readonly},
+      %threads_n: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) {
+    %fill = transform.get_producer_of_operand %mm[2]
+        : (!transform.any_op) -> !transform.any_op
+    %t1, %forall = transform.structured.tile_using_forall %mm
+        num_threads [%threads_m, %threads_n]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op)
+    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %l2:2 = transform.structured.tile_using_for %t1
+        tile_sizes [0, %cache_n, %cache_k, 0, 0, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [1, 1, 0, 0, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 1, 0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %fill2, %lf:2 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %t4 : !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.yield
+  }
+
+  // linalg.pack / linalg.unpack between rank 2 and rank 4: tiles of
+  // `tile0` x `tile1` (in the dims of the rank-2 side for an unpack, of the
+  // packed outer dims for a pack), the first dim split across threads, each
+  // tile one vector op of `vector` sizes (masked where the tile pads).
+  transform.named_sequence @mo_relayout(
+      %func: !transform.any_op {transform.readonly},
+      %op: !transform.any_op {transform.consumed},
+      %tile0: !transform.param<i64> {transform.readonly},
+      %tile1: !transform.param<i64> {transform.readonly},
+      %v0: !transform.param<i64> {transform.readonly},
+      %v1: !transform.param<i64> {transform.readonly},
+      %v2: !transform.param<i64> {transform.readonly},
+      %v3: !transform.param<i64> {transform.readonly}) {
+    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [%tile0, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %t2, %l = transform.structured.tile_using_for %t1 tile_sizes [0, %tile1]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.structured.vectorize %t2 vector_sizes [%v0, %v1, %v2, %v3]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+          !transform.param<i64>, !transform.param<i64>
+    transform.yield
+  }
+
+  // Once per function after the schedules: vector contractions recovered
+  // from the vectorized reductions, masked transfers made plain (so that
+  // bufferization sees no vector.mask), and loop-invariant transfers hoisted
+  // so that an accumulator tile is one loop-carried vector.
+  transform.named_sequence @mo_cleanup(%func: !transform.any_op {transform.readonly}) {
+    transform.apply_patterns to %func {
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.lower_masked_transfers
+      transform.apply_patterns.canonicalization
+      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
+    } : !transform.any_op
+    %loops = transform.structured.match ops{["scf.for"]} in %func
+        : (!transform.any_op) -> !transform.any_op
+    transform.apply_licm to %loops : !transform.any_op
+    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    transform.apply_patterns to %func {
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+
+  // After bufferization: contractions to outer products to FMAs, transfers
+  // to 1-D loads and stores, transposes to shuffles.
+  transform.named_sequence @mo_lower_vectors(%func: !transform.any_op {transform.consumed}) {
+    %f = transform.structured.hoist_redundant_vector_transfers %func
+        : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.lower_outerproduct
+    } : !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.vector.drop_inner_most_unit_dims_from_xfer_ops
+      transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
+      transform.apply_patterns.vector.lower_shape_cast
+      transform.apply_patterns.vector.lower_broadcast
+      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
+    } : !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.vector.transfer_to_scf full_unroll = true
+    } : !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %f : !transform.any_op
+    transform.yield
+  }
+}

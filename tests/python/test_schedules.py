@@ -1,0 +1,87 @@
+"""The CPU schedules (mo-select-schedules / mo-apply-schedules): data-tiled
+matmuls give numpy's results for every shape class (divisible, ragged,
+run-time rows, one row, below the packing threshold), on one thread and
+on two, and the thread count is a checked setting."""
+
+import numpy as np
+import pytest
+
+from mo import compilation, compiler
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import TensorLayout
+
+
+def L(*shape):
+    return TensorLayout(DType.float32, list(shape), CPU())
+
+
+@pytest.fixture(params=[1, 2], ids=["1-thread", "2-threads"])
+def threads(request):
+    compiler.set_num_threads(request.param)
+    yield request.param
+    compiler.set_num_threads(None)
+
+
+# (lhs rows as staged, k, n), and the row counts to run with.
+SHAPES = [
+    ((256, 256, 256), [256]),        # divides the 8 x 32 tile
+    ((200, 300, 100), [200]),        # divides nothing: padded packs
+    (("m", 1000, 1000), [1, 37, 256]),  # rows known at run time
+    ((1, 512, 512), [1]),            # one row (a decode step)
+    ((64, 1024, 10), [64]),          # few columns: stays loops
+    ((3, 17, 33), [3]),              # tiny: stays loops
+]
+
+
+@pytest.mark.parametrize("shape,rows", SHAPES, ids=[str(s) for s, _ in SHAPES])
+def test_matmul_matches_numpy(threads, shape, rows):
+    m, k, n = shape
+    run = compilation.compile(lambda a, b: a @ b)(L(m, k), L(k, n))
+    assert run._exe.num_threads == threads
+    rng = np.random.default_rng(0)
+    for rows_now in rows:
+        a = rng.standard_normal((rows_now, k), np.float32)
+        b = rng.standard_normal((k, n), np.float32)
+        out = run(a, b).to_numpy()
+        ref = a.astype(np.float64) @ b
+        # f32 accumulation over k terms: relative to the largest entry.
+        assert np.abs(out - ref).max() <= 1e-5 * np.abs(ref).max() * max(1, k / 256)
+
+
+def test_mlp_layer_with_epilogue(threads):
+    """x @ W + b, relu: the packed matmul's result feeds a fused epilogue."""
+    from mo import functional as F
+
+    def layer(x, w, b):
+        return F.relu(x @ w + b)
+
+    run = compilation.compile(layer)(L("batch", 512), L(512, 256), L(256))
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((48, 512), np.float32)
+    w = rng.standard_normal((512, 256), np.float32) / 16
+    b = rng.standard_normal(256, np.float32)
+    np.testing.assert_allclose(run(x, w, b).to_numpy(), np.maximum(x @ w + b, 0),
+                               rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+def test_thread_count_is_checked(bad):
+    with pytest.raises(ValueError, match="set_num_threads: expected a positive int"):
+        compiler.set_num_threads(bad)
+
+
+def test_environment_thread_count_is_checked(monkeypatch):
+    monkeypatch.setenv("MO_NUM_THREADS", "lots")
+    if compiler._openmp_runtime() is None:
+        pytest.skip("no OpenMP runtime installed: one thread, the variable is not read")
+    with pytest.raises(ValueError, match="MO_NUM_THREADS: expected a positive int, got 'lots'"):
+        compiler.num_threads()
+    monkeypatch.setenv("MO_NUM_THREADS", "3")
+    assert compiler.num_threads() == 3
+
+
+def test_openmp_runtime_is_installed():
+    """The package depends on cmeel-libomp: the runtime must be found."""
+    path = compiler._openmp_runtime()
+    assert path is not None and path.endswith("libomp.so")
