@@ -79,7 +79,8 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
           "convert-math-to-funcs,"
           "func.func(convert-math-to-llvm),"
           "convert-math-to-libm,"
-          "finalize-memref-to-llvm,"
+          // Allocation through mo's runtime, which keeps large blocks warm.
+          "finalize-memref-to-llvm{use-generic-functions},"
           "convert-arith-to-llvm,"
           "convert-index-to-llvm,"
           "convert-cf-to-llvm,"

@@ -1,8 +1,9 @@
 //===- MoRuntime.cpp - functions JIT-compiled mo code calls ---------------===//
 //
-// Lowered code calls a few runtime functions (strided copies, prints). They
-// live in mo's own library, which the JIT is pointed at, instead of MLIR's
-// runner-utils libraries (which would pull in a second MLIR).
+// Lowered code calls a few runtime functions (allocation, strided copies,
+// prints). They live in mo's own library, which the JIT is pointed at,
+// instead of MLIR's runner-utils libraries (which would pull in a second
+// MLIR).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 namespace {
@@ -27,6 +29,96 @@ struct UnrankedMemRef {
   Descriptor *descriptor;
 };
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Allocation (finalize-memref-to-llvm{use-generic-functions})
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Every block starts 64-byte aligned (a cache line, a zmm register) after
+/// a header that records its capacity. Freed blocks of 256 KiB or more are
+/// kept, up to 512 MiB, and reused by the next allocation they fit without
+/// wasting half: a kernel's scratch (packed operands, temporaries) is then
+/// the same warm pages call after call, where malloc would map fresh pages
+/// and fault on each first touch.
+constexpr size_t kHeader = 64;
+constexpr size_t kCachedFrom = 256 << 10;
+constexpr size_t kCacheLimit = size_t(512) << 20;
+
+struct Header {
+  size_t capacity;
+  size_t headerSize;
+};
+
+struct BlockCache {
+  std::mutex mutex;
+  std::vector<char *> blocks; // user pointers
+  size_t bytes = 0;
+};
+
+BlockCache &blockCache() {
+  static BlockCache *cache = new BlockCache(); // outlives every JIT'd caller
+  return *cache;
+}
+
+Header *headerOf(void *block) {
+  auto *user = static_cast<char *>(block);
+  return reinterpret_cast<Header *>(user - sizeof(Header));
+}
+
+void *allocate(size_t alignment, size_t size) {
+  size_t headerSize = alignment > kHeader ? alignment : kHeader;
+  if (size >= kCachedFrom && headerSize == kHeader) {
+    BlockCache &cache = blockCache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    size_t best = cache.blocks.size();
+    for (size_t i = 0; i < cache.blocks.size(); ++i) {
+      size_t capacity = headerOf(cache.blocks[i])->capacity;
+      if (capacity >= size && capacity / 2 <= size &&
+          (best == cache.blocks.size() ||
+           capacity < headerOf(cache.blocks[best])->capacity))
+        best = i;
+    }
+    if (best != cache.blocks.size()) {
+      char *block = cache.blocks[best];
+      cache.blocks.erase(cache.blocks.begin() + best);
+      cache.bytes -= headerOf(block)->capacity;
+      return block;
+    }
+  }
+  void *base = nullptr;
+  if (posix_memalign(&base, headerSize, headerSize + (size ? size : 1)) != 0)
+    return nullptr;
+  char *user = static_cast<char *>(base) + headerSize;
+  *headerOf(user) = Header{size, headerSize};
+  return user;
+}
+} // namespace
+
+extern "C" MLIR_CAPI_EXPORTED void *_mlir_memref_to_llvm_alloc(size_t size) {
+  return allocate(kHeader, size);
+}
+
+extern "C" MLIR_CAPI_EXPORTED void *
+_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  return allocate(alignment, size);
+}
+
+extern "C" MLIR_CAPI_EXPORTED void _mlir_memref_to_llvm_free(void *block) {
+  if (!block)
+    return;
+  Header header = *headerOf(block);
+  if (header.capacity >= kCachedFrom && header.headerSize == kHeader) {
+    BlockCache &cache = blockCache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.bytes + header.capacity <= kCacheLimit) {
+      cache.blocks.push_back(static_cast<char *>(block));
+      cache.bytes += header.capacity;
+      return;
+    }
+  }
+  std::free(static_cast<char *>(block) - header.headerSize);
+}
 
 /// `memref.copy` between memrefs of any (strided) layout, same shape.
 extern "C" MLIR_CAPI_EXPORTED void memrefCopy(int64_t elementSize,
