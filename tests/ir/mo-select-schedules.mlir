@@ -72,3 +72,36 @@ func.func @tiny(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// A big elementwise kernel: split across the threads by its first loop; a
+// small one, or one whose first loop is too short, by the next or not at all.
+// AVX512-LABEL: func.func @rows
+// AVX512: linalg.generic {{.+}} ins(%arg0 : tensor<4096x4096xf32>) {{.+}} attrs = {mo.schedule = {kind = "rows", sizes = {{\[}}[2]]}}
+// AVX512: linalg.generic {{.+}} ins(%arg1 : tensor<1x65536xf32>) {{.+}} attrs = {mo.schedule = {kind = "rows", sizes = {{\[}}[1, 2]]}}
+// AVX512: linalg.generic
+// AVX512-NOT: mo.schedule
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @rows(%x: tensor<4096x4096xf32>, %y: tensor<1x65536xf32>, %z: tensor<8x8xf32>)
+    -> (tensor<4096x4096xf32>, tensor<1x65536xf32>, tensor<8x8xf32>) {
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4096x4096xf32>) outs(%x : tensor<4096x4096xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.addf %i, %i : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x4096xf32>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y : tensor<1x65536xf32>) outs(%y : tensor<1x65536xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.addf %i, %i : f32
+    linalg.yield %r : f32
+  } -> tensor<1x65536xf32>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%z : tensor<8x8xf32>) outs(%z : tensor<8x8xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.addf %i, %i : f32
+    linalg.yield %r : f32
+  } -> tensor<8x8xf32>
+  return %a, %b, %c : tensor<4096x4096xf32>, tensor<1x65536xf32>, tensor<8x8xf32>
+}

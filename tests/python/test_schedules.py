@@ -121,3 +121,41 @@ def test_scratch_blocks_are_reused_safely(threads):
     for rows in [300, 64, 300, 1, 511, 64]:
         a = rng.standard_normal((rows, 384), np.float32)
         np.testing.assert_allclose(run(a, b).to_numpy(), a @ b, rtol=1e-4, atol=1e-3)
+
+
+# Kernels big enough (>= 2**16 iterations) for the rows schedule: split
+# across threads by their outermost parallel loop with room for each.
+ROW_KERNELS = [
+    ("eltwise", lambda F, x: F.relu(x * 2.0 + 1.0) * x,
+     lambda x: np.maximum(x * 2 + 1, 0) * x),
+    ("softmax", lambda F, x: F.softmax(x),
+     lambda x: np.exp(x - x.max(-1, keepdims=True))
+     / np.exp(x - x.max(-1, keepdims=True)).sum(-1, keepdims=True)),
+    ("column sums", lambda F, x: F.sum(x, axis=0),
+     lambda x: x.sum(0, keepdims=True)),
+    ("row max", lambda F, x: F.max(x, axis=-1), lambda x: x.max(-1, keepdims=True)),
+]
+
+
+@pytest.mark.parametrize("name,fn,ref", ROW_KERNELS, ids=[k[0] for k in ROW_KERNELS])
+@pytest.mark.parametrize("rows", [512, "n"])
+def test_row_kernels_match_numpy(threads, name, fn, ref, rows):
+    from mo import functional as F
+
+    run = compilation.compile(lambda x: fn(F, x))(L(rows, 384))
+    x = np.random.default_rng(3).standard_normal((512 if rows == 512 else 333, 384), np.float32)
+    np.testing.assert_allclose(run(x).to_numpy(), ref(x), rtol=1e-5, atol=1e-4)
+
+
+def test_layer_norm_rows(threads):
+    from mo import functional as F
+
+    run = compilation.compile(lambda x, g, b: F.layer_norm(x, g, b, 1e-5))(
+        L("n", 1024), L(1024), L(1024))
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((300, 1024), np.float32)
+    g, b = rng.standard_normal(1024, np.float32), rng.standard_normal(1024, np.float32)
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    np.testing.assert_allclose(run(x, g, b).to_numpy(), (x - mean) / np.sqrt(var + 1e-5) * g + b,
+                               rtol=1e-4, atol=1e-4)

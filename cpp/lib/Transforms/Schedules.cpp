@@ -177,6 +177,39 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   return success();
 }
 
+/// A linalg.generic of elementwise, broadcast or row-reduction form (every
+/// map a projected permutation) big enough to be worth threads: its
+/// outermost parallel loop with room for every thread is split across them.
+LogicalResult splitRows(linalg::GenericOp op, int64_t threads) {
+  if (threads < 2 || !op.hasPureTensorSemantics() || op->hasAttr(kScheduleAttr) ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t work = 1;
+  for (int64_t range : ranges)
+    work = ShapedType::isDynamic(range) ? (int64_t(1) << 40)
+                                        : std::min(work * range, int64_t(1) << 40);
+  if (work < (int64_t(1) << 16))
+    return failure();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [i, range] : llvm::enumerate(ranges)) {
+    if (iterators[i] != utils::IteratorType::parallel)
+      continue;
+    if (!ShapedType::isDynamic(range) && range < threads)
+      continue;
+    SmallVector<int64_t> counts(i + 1, 1);
+    counts[i] = threads;
+    Builder b(op->getContext());
+    op->setAttr(kScheduleAttr,
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("kind", b.getStringAttr("rows")),
+                     b.getNamedAttr("sizes", b.getArrayAttr({b.getI64ArrayAttr(counts)}))}));
+    return success();
+  }
+  return failure();
+}
+
 struct MoSelectSchedulesPass
     : public mo::impl::MoSelectSchedulesBase<MoSelectSchedulesPass> {
   using MoSelectSchedulesBase::MoSelectSchedulesBase;
@@ -189,6 +222,7 @@ struct MoSelectSchedulesPass
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : matmuls)
       (void)dataTileMatmul(rewriter, op, target, threads);
+    getOperation().walk([&](linalg::GenericOp op) { (void)splitRows(op, threads); });
   }
 };
 
@@ -245,8 +279,15 @@ struct MoApplySchedulesPass
       op->removeAttr(kScheduleAttr);
       SmallVector<SmallVector<transform::MappedValue>> extra;
       extra.push_back({op});
-      for (Attribute size : sizes)
-        extra.push_back({transform::MappedValue(size)});
+      // An integer is one parameter; a list, one parameter of several values.
+      for (Attribute size : sizes) {
+        SmallVector<transform::MappedValue> values;
+        if (auto list = dyn_cast<ArrayAttr>(size))
+          values.append(list.begin(), list.end());
+        else
+          values.push_back(size);
+        extra.push_back(values);
+      }
       if (failed(runSequence(func, **library, ("mo_" + kind.getValue()).str(), extra)))
         return signalPassFailure();
     }

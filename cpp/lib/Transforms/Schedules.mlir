@@ -62,6 +62,18 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // A fused elementwise or row-reduction kernel: its iterations split into
+  // `threads` (one count per loop, 1 where a loop is not split) parallel
+  // parts; each part stays loops, which LLVM vectorizes.
+  transform.named_sequence @mo_rows(
+      %func: !transform.any_op {transform.readonly},
+      %op: !transform.any_op {transform.consumed},
+      %threads: !transform.param<i64> {transform.readonly}) {
+    %t, %forall = transform.structured.tile_using_forall %op num_threads *(%threads)
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+
   // Once per function after the schedules: vector contractions recovered
   // from the vectorized reductions, masked transfers made plain (so that
   // bufferization sees no vector.mask), and loop-invariant transfers hoisted
