@@ -104,7 +104,6 @@ def _compile(name: str, args: tuple, kwargs: dict):
     from mo.graph import ops
     from mo.graph.graph import Graph
     from mo.graph.type import DeviceRef, TensorType
-    from mo.tensor import Tensor
 
     tensors = _tensors(args)
     types = [TensorType(t.dtype, list(t.buffer().shape), DeviceRef.from_device(t.device))

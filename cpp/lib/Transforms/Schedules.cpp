@@ -226,16 +226,6 @@ struct MoSelectSchedulesPass
   }
 };
 
-/// The schedule library, parsed once per pass (shared by its clones, which
-/// only read it).
-using Library = std::shared_ptr<OwningOpRef<ModuleOp>>;
-
-LogicalResult parseLibrary(MLIRContext *ctx, Library &library) {
-  library = std::make_shared<OwningOpRef<ModuleOp>>(parseSourceString<ModuleOp>(
-      kScheduleLibrary, ParserConfig(ctx), "mo-schedules"));
-  return success(**library != nullptr);
-}
-
 LogicalResult runSequence(Operation *payload, ModuleOp library, StringRef name,
                           ArrayRef<SmallVector<transform::MappedValue>> extra) {
   auto sequence = library.lookupSymbol<transform::NamedSequenceOp>(name);
@@ -249,13 +239,26 @@ LogicalResult runSequence(Operation *payload, ModuleOp library, StringRef name,
       mapping, transform::TransformOptions(), /*enforceToplevelTransformOp=*/false);
 }
 
-struct MoApplySchedulesPass
-    : public mo::impl::MoApplySchedulesBase<MoApplySchedulesPass> {
-  Library library;
+/// A pass that runs sequences of the schedule library, parsed once per
+/// pass (and shared by its clones, which only read it).
+template <typename Base>
+struct LibraryPass : public Base {
+  std::shared_ptr<OwningOpRef<ModuleOp>> library;
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    return parseLibrary(ctx, library);
+    library = std::make_shared<OwningOpRef<ModuleOp>>(parseSourceString<ModuleOp>(
+        kScheduleLibrary, ParserConfig(ctx), "mo-schedules"));
+    return success(**library != nullptr);
   }
+
+  LogicalResult run(Operation *payload, StringRef name,
+                    ArrayRef<SmallVector<transform::MappedValue>> extra = {}) {
+    return runSequence(payload, **library, name, extra);
+  }
+};
+
+struct MoApplySchedulesPass
+    : public LibraryPass<mo::impl::MoApplySchedulesBase<MoApplySchedulesPass>> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -288,21 +291,16 @@ struct MoApplySchedulesPass
           values.push_back(size);
         extra.push_back(values);
       }
-      if (failed(runSequence(func, **library, ("mo_" + kind.getValue()).str(), extra)))
+      if (failed(run(func, ("mo_" + kind.getValue()).str(), extra)))
         return signalPassFailure();
     }
-    if (failed(runSequence(func, **library, "mo_cleanup", {})))
+    if (failed(run(func, "mo_cleanup")))
       signalPassFailure();
   }
 };
 
 struct MoLowerVectorsPass
-    : public mo::impl::MoLowerVectorsBase<MoLowerVectorsPass> {
-  Library library;
-
-  LogicalResult initialize(MLIRContext *ctx) override {
-    return parseLibrary(ctx, library);
-  }
+    : public LibraryPass<mo::impl::MoLowerVectorsBase<MoLowerVectorsPass>> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -311,7 +309,7 @@ struct MoLowerVectorsPass
                                     ? WalkResult::interrupt()
                                     : WalkResult::advance();
                        }).wasInterrupted();
-    if (vectors && failed(runSequence(func, **library, "mo_lower_vectors", {})))
+    if (vectors && failed(run(func, "mo_lower_vectors")))
       signalPassFailure();
   }
 };
