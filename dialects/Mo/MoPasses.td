@@ -166,9 +166,14 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     %b4 = linalg.pack %b padding_value(%zero : f32) outer_dims_perm = [1, 0]
         inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %eb {mo.schedule = ...}
     %c4 = linalg.mmt4d ins(%a4, %b4 : ...) outs(%filled : ...)
-        {mo.schedule = {kind = "mmt4d", threads = [2, 1], cache = [16, 256]}}
+        {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
     %c = linalg.unpack %c4 inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e
     ```
+
+    With more than one thread, every other `linalg.generic` of elementwise,
+    broadcast or reduction form with 2^16 iterations or more is split across
+    the threads by its outermost parallel loop with room for each
+    (`{kind = "rows", sizes = [[1, 2]]}`: one count per loop).
   }];
   let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"1",

@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import struct
 import threading
@@ -95,32 +96,28 @@ def num_threads() -> int:
         else (os.cpu_count() or 1)
 
 
-_omp_path: list[str | None] = []
-
-
+@functools.cache
 def _openmp_runtime() -> str | None:
     """LLVM's OpenMP runtime library (``libomp.so`` of the ``cmeel-libomp``
     wheel), which the schedules' thread tiles run on, or None."""
-    if not _omp_path:
-        from importlib import metadata
+    from importlib import metadata
 
-        path = None
-        try:
-            for f in metadata.files("cmeel-libomp") or ():
-                if f.name == "libomp.so":
-                    located = str(f.locate())
-                    path = located if os.path.exists(located) else None
-                    break
-        except metadata.PackageNotFoundError:
-            pass
-        if path is None:  # mo linked onto another environment's path
-            site = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-            candidate = os.path.join(site, "cmeel.prefix", "lib", "libomp.so")
-            path = candidate if os.path.exists(candidate) else None
-        if path is not None:  # read when the runtime starts (see num_threads)
-            os.environ.setdefault("KMP_BLOCKTIME", "1")
-        _omp_path.append(path)
-    return _omp_path[0]
+    path = None
+    try:
+        for f in metadata.files("cmeel-libomp") or ():
+            if f.name == "libomp.so":
+                located = str(f.locate())
+                path = located if os.path.exists(located) else None
+                break
+    except metadata.PackageNotFoundError:
+        pass
+    if path is None:  # mo linked onto another environment's path
+        site = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+        candidate = os.path.join(site, "cmeel.prefix", "lib", "libomp.so")
+        path = candidate if os.path.exists(candidate) else None
+    if path is not None:  # read when the runtime starts (see num_threads)
+        os.environ.setdefault("KMP_BLOCKTIME", "1")
+    return path
 
 
 def _native_library() -> str:

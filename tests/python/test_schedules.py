@@ -159,3 +159,15 @@ def test_layer_norm_rows(threads):
     var = ((x - mean) ** 2).mean(-1, keepdims=True)
     np.testing.assert_allclose(run(x, g, b).to_numpy(), (x - mean) / np.sqrt(var + 1e-5) * g + b,
                                rtol=1e-4, atol=1e-4)
+
+
+def test_empty_at_run_time(threads):
+    """Scheduled kernels whose run-time sizes are zero return empty results."""
+    from mo import functional as F
+
+    mm = compilation.compile(lambda a, b: a @ b)(L("m", 512), L(512, 512))
+    assert mm(np.zeros((0, 512), np.float32), np.ones((512, 512), np.float32)) \
+        .to_numpy().shape == (0, 512)
+    sm = compilation.compile(lambda a: F.softmax(a * 2.0))(L("m", "n"))
+    assert sm(np.zeros((0, 512), np.float32)).to_numpy().shape == (0, 512)
+    assert sm(np.zeros((512, 0), np.float32)).to_numpy().shape == (512, 0)

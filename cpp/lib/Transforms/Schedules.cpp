@@ -82,14 +82,18 @@ struct Target {
   }
 };
 
-DictionaryAttr schedule(MLIRContext *ctx, StringRef kind,
-                        ArrayRef<int64_t> sizes) {
+/// `{kind = "...", sizes = [...]}`: each size one parameter of the kind's
+/// sequence, an integer or a list (one parameter of several values).
+DictionaryAttr schedule(MLIRContext *ctx, StringRef kind, ArrayAttr sizes) {
   Builder b(ctx);
   return b.getDictionaryAttr({b.getNamedAttr("kind", b.getStringAttr(kind)),
-                              b.getNamedAttr("sizes", b.getI64ArrayAttr(sizes))});
+                              b.getNamedAttr("sizes", sizes)});
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+DictionaryAttr schedule(MLIRContext *ctx, StringRef kind,
+                        ArrayRef<int64_t> sizes) {
+  return schedule(ctx, kind, Builder(ctx).getI64ArrayAttr(sizes));
+}
 
 /// A 2-D f32 matmul (C = A B, C filled with a constant) as the data-tiled
 /// pack A -> mmt4d -> unpack, each step with its schedule.
@@ -156,8 +160,8 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
 
   // Threads split the rows of tiles when there are enough of them (or the
   // count is only known at run time), else the columns.
-  int64_t m1 = ShapedType::isDynamic(m) ? ShapedType::kDynamic : ceilDiv(m, m0);
-  int64_t n1 = ShapedType::isDynamic(n) ? ShapedType::kDynamic : ceilDiv(n, n0);
+  int64_t m1 = ShapedType::isDynamic(m) ? ShapedType::kDynamic : llvm::divideCeil(m, m0);
+  int64_t n1 = ShapedType::isDynamic(n) ? ShapedType::kDynamic : llvm::divideCeil(n, n0);
   auto fit = [&](int64_t tiles) {
     return ShapedType::isDynamic(tiles) ? threads : std::min(threads, tiles);
   };
@@ -185,12 +189,18 @@ LogicalResult splitRows(linalg::GenericOp op, int64_t threads) {
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
     return failure();
+  // At least 2^16 iterations, or a count known only at run time; none if
+  // a loop is empty.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  constexpr int64_t kEnough = int64_t(1) << 16;
   int64_t work = 1;
-  for (int64_t range : ranges)
-    work = ShapedType::isDynamic(range) ? (int64_t(1) << 40)
-                                        : std::min(work * range, int64_t(1) << 40);
-  if (work < (int64_t(1) << 16))
+  for (int64_t range : ranges) {
+    if (range == 0)
+      return failure();
+    if (work < kEnough)
+      work = ShapedType::isDynamic(range) || range >= kEnough ? kEnough : work * range;
+  }
+  if (work < kEnough)
     return failure();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (auto [i, range] : llvm::enumerate(ranges)) {
@@ -201,10 +211,8 @@ LogicalResult splitRows(linalg::GenericOp op, int64_t threads) {
     SmallVector<int64_t> counts(i + 1, 1);
     counts[i] = threads;
     Builder b(op->getContext());
-    op->setAttr(kScheduleAttr,
-                b.getDictionaryAttr(
-                    {b.getNamedAttr("kind", b.getStringAttr("rows")),
-                     b.getNamedAttr("sizes", b.getArrayAttr({b.getI64ArrayAttr(counts)}))}));
+    op->setAttr(kScheduleAttr, schedule(op->getContext(), "rows",
+                                        b.getArrayAttr({b.getI64ArrayAttr(counts)})));
     return success();
   }
   return failure();
