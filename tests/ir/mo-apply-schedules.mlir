@@ -24,8 +24,15 @@
 // CHECK-NOT: linalg.
 // LLVM-LABEL: llvm.func @square
 // LLVM: omp.parallel
+// Every tile is stored whole (the packed A's rows as 8-wide vectors), no
+// element alone.
+// LLVM-NOT: llvm.store {{.+}} : f32, !llvm.ptr
 // LLVM: omp.wsloop
+// LLVM-NOT: llvm.store {{.+}} : f32, !llvm.ptr
+// LLVM: llvm.store {{.+}} : vector<8xf32>, !llvm.ptr
+// LLVM-NOT: llvm.store {{.+}} : f32, !llvm.ptr
 // LLVM: llvm.intr.fmuladd({{.+}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// LLVM-NOT: llvm.store {{.+}} : f32, !llvm.ptr
 func.func @square(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1024x1024xf32>
