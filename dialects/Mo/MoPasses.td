@@ -216,6 +216,19 @@ def MoLowerVectors : Pass<"mo-lower-vectors", "::mlir::func::FuncOp"> {
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
 }
 
+def MoApproximateMath : Pass<"mo-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "f32 exp and tanh as inlined polynomials";
+  let description = [{
+    Rewrites `math.exp` and `math.tanh` on f32 (scalars or vectors) into
+    upstream's polynomial approximations (within 1 and 2 ulp), so that LLVM
+    vectorizes the loops around them instead of calling libm's scalar
+    functions once per element.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {
   let summary = "Stores booleans as bytes: memref<...xi1> becomes memref<...xi8>";
   let description = [{

@@ -59,6 +59,8 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
   buildLinalgToBuffersPipeline(pm, options);
   if (options.schedules)
     add(pm, "func.func(mo-lower-vectors)");
+  if (options.approximateMath)
+    add(pm, "func.func(mo-approximate-math)");
   if (options.interchangeContractions)
     add(pm, "func.func(mo-interchange-contractions)");
   // The schedules' thread tiles (scf.forall): OpenMP's, or one loop.

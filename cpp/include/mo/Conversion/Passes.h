@@ -32,6 +32,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Tile, pack and vectorize root ops by the strategy table "
                      "(mo-select-schedules); off: loops only"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("f32 exp and tanh as inlined polynomials "
+                     "(mo-approximate-math), which vectorize; off: libm calls"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> numThreads{
       *this, "num-threads",
       llvm::cl::desc("Threads the schedules split work across (OpenMP when > 1)"),
