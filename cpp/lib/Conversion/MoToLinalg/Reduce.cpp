@@ -97,11 +97,17 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
                       Value sum = loadScalar(b, l, args[1], moElement);
                       if (wide)
                         x = arith::ExtFOp::create(b, l, acc, x);
-                      linalg::YieldOp::create(
-                          b, l,
-                          storeScalar(b, l,
-                                      op.buildCombine(b, l, ValueRange{sum, x},
-                                                      moElement)));
+                      Value combined =
+                          op.buildCombine(b, l, ValueRange{sum, x}, moElement);
+                      // A float sum or product may be reassociated, so that
+                      // LLVM vectorizes it with partial sums per lane (a
+                      // serial chain is slower and no more accurate).
+                      if (auto fm = combined.getDefiningOp<arith::ArithFastMathInterface>())
+                        fm->setAttr(fm.getFastMathAttrName(),
+                                    arith::FastMathFlagsAttr::get(
+                                        b.getContext(), fm.getFastMathFlagsAttr().getValue() |
+                                                            arith::FastMathFlags::reassoc));
+                      linalg::YieldOp::create(b, l, storeScalar(b, l, combined));
                     })
                     .getResult(0);
       Value count = tensor::DimOp::create(rewriter, loc, input, axis);

@@ -6,13 +6,14 @@
 // producers can fuse into it) into an identity-filled init, then
 // expand_shape puts the axis back with size 1; f16 sums accumulate in f32;
 // the mean divides by the axis' size; argmax carries (best, index) through a
-// linalg.generic that reads the axis' index.
+// linalg.generic that reads the axis' index. A float sum may be
+// reassociated (LLVM vectorizes it into partial sums per lane).
 // CHECK-LABEL: func.func @reductions(
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[INIT:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<?xf32>)
 // CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[X:.+]] : tensor<?x4xf16>) outs(%[[INIT]] : tensor<?xf32>)
 // CHECK: arith.extf %{{.+}} : f16 to f32
-// CHECK: arith.addf
+// CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
 // CHECK: arith.truncf %{{.+}} : f32 to f16
 // CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0, 1]] output_shape [%{{.+}}, 1] : tensor<?xf16> into tensor<?x1xf16>
 // (-cse shares the sum between reduce_sum and reduce_mean.)
