@@ -3,10 +3,10 @@
 // threads and vectorized; the mmt4d split into two thread tiles (its fill
 // inside them), cache blocks of 16 x 256, and an 8 x 32 accumulator carried
 // in registers through the k loop.
-// RUN: mo-opt %s --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx512f},mo-apply-schedules),canonicalize,cse)" | FileCheck %s
+// RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx512f},mo-apply-schedules),canonicalize,cse)" | FileCheck %s
 // The whole CPU pipeline turns the thread tiles into OpenMP and the
 // accumulator tile into 32-wide FMAs.
-// RUN: mo-opt %s --mo-cpu-codegen="num-threads=2 cpu-features=+avx512f" | FileCheck %s --check-prefix=LLVM
+// RUN: mo-opt %s --split-input-file --mo-cpu-codegen="num-threads=2 cpu-features=+avx512f" | FileCheck %s --check-prefix=LLVM
 
 // CHECK-LABEL: func.func @square
 // CHECK: scf.forall (%{{.+}}) in (128) shared_outs(%{{.+}}) -> (tensor<128x1024x8x1xf32>)
@@ -39,4 +39,61 @@ func.func @square(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tenso
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   %r = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   return %r : tensor<1024x1024xf32>
+}
+
+// -----
+
+// A softmax chain fused per tile of 8 rows: one scf.forall computes the max,
+// exp, sum and divide of its rows; nothing is left outside.
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%{{.+}}) in (512) shared_outs(%{{.+}}) -> (tensor<4096x1024xf32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<8x1024xf32>) outs(%{{.+}} : tensor<8xf32>)
+// CHECK: arith.maximumf
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<8x1024xf32>)
+// CHECK: math.exp
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<8x1024xf32>) outs(%{{.+}} : tensor<8xf32>)
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<8x1024xf32>)
+// CHECK: arith.divf
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// LLVM-LABEL: llvm.func @softmax
+// LLVM: omp.wsloop
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4096xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
+  %m = linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4096x1024xf32>) outs(%m0 : tensor<4096xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4096xf32>
+  %e2 = tensor.empty() : tensor<4096x1024xf32>
+  %ex = linalg.generic {indexing_maps = [#x, #row, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<4096x1024xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096x1024xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x1024xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
+  %s = linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4096x1024xf32>) outs(%s0 : tensor<4096xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4096xf32>
+  %y = linalg.generic {indexing_maps = [#x, #row, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %s : tensor<4096x1024xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096x1024xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %r = arith.divf %in, %sum : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x1024xf32>
+  return %y : tensor<4096x1024xf32>
 }

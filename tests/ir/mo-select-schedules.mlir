@@ -105,3 +105,89 @@ func.func @rows(%x: tensor<4096x4096xf32>, %y: tensor<1x65536xf32>, %z: tensor<8
   } -> tensor<8x8xf32>
   return %a, %b, %c : tensor<4096x4096xf32>, tensor<1x65536xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+// A softmax chain: the last kernel claims its producers (each used only
+// inside the chain, writing rows its consumer reads as rows) for tiles of 8
+// rows; a kernel whose result is also used outside stays on its own.
+// AVX512-LABEL: func.func @softmax
+// AVX512: linalg.fill {mo.fused_into = [[G:[0-9]+]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G]] : i64}
+// AVX512: linalg.fill {mo.fused_into = [[G]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {fuse = [[G]] : i64, kind = "fused_rows", sizes = {{\[}}[8, 0]]}}
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4096xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
+  %m = linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4096x1024xf32>) outs(%m0 : tensor<4096xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4096xf32>
+  %e2 = tensor.empty() : tensor<4096x1024xf32>
+  %ex = linalg.generic {indexing_maps = [#x, #row, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<4096x1024xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096x1024xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x1024xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
+  %s = linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4096x1024xf32>) outs(%s0 : tensor<4096xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4096xf32>
+  %y = linalg.generic {indexing_maps = [#x, #row, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %s : tensor<4096x1024xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096x1024xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %r = arith.divf %in, %sum : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x1024xf32>
+  return %y : tensor<4096x1024xf32>
+}
+
+// -----
+
+// The exp is also returned: it is computed whole (split across the threads),
+// and the sum and the divide, which read it, form the chain.
+// AVX512-LABEL: func.func @shared_exp
+// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {kind = "rows", sizes = {{\[}}[2]]}}
+// AVX512: linalg.fill {mo.fused_into = [[G:[0-9]+]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {fuse = [[G]] : i64, kind = "fused_rows", sizes = {{\[}}[8, 0]]}}
+#x2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d0)>
+func.func @shared_exp(%x: tensor<4096x1024xf32>) -> (tensor<4096x1024xf32>, tensor<4096x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4096xf32>
+  %e2 = tensor.empty() : tensor<4096x1024xf32>
+  %ex = linalg.generic {indexing_maps = [#x2, #x2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4096x1024xf32>) outs(%e2 : tensor<4096x1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = math.exp %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x1024xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
+  %s = linalg.generic {indexing_maps = [#x2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4096x1024xf32>) outs(%s0 : tensor<4096xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4096xf32>
+  %y = linalg.generic {indexing_maps = [#x2, #row2, #x2], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %s : tensor<4096x1024xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096x1024xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %r = arith.divf %in, %sum : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x1024xf32>
+  return %y, %ex : tensor<4096x1024xf32>, tensor<4096x1024xf32>
+}

@@ -147,6 +147,30 @@ def test_row_kernels_match_numpy(threads, name, fn, ref, rows):
     np.testing.assert_allclose(run(x).to_numpy(), ref(x), rtol=1e-5, atol=1e-4)
 
 
+@pytest.mark.parametrize("shape", [(1, 128, 512), (2, 8, 64, 64), ("b", 40, 256)],
+                         ids=["1x128x512", "attention scores", "run-time batch"])
+def test_fused_rows_chains(threads, shape):
+    """Softmax and layer_norm over higher ranks (the transformer block's
+    shapes): their chains fuse per tile of rows and match numpy."""
+    from mo import functional as F
+
+    rng = np.random.default_rng(5)
+    concrete = tuple(3 if d == "b" else d for d in shape)
+    x = rng.standard_normal(concrete, np.float32)
+    g = rng.standard_normal(concrete[-1], np.float32)
+    b = rng.standard_normal(concrete[-1], np.float32)
+    norm = compilation.compile(lambda x, g, b: F.layer_norm(x, g, b, 1e-5))(
+        L(*shape), L(concrete[-1]), L(concrete[-1]))
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    np.testing.assert_allclose(norm(x, g, b).to_numpy(), (x - mean) / np.sqrt(var + 1e-5) * g + b,
+                               rtol=1e-4, atol=1e-4)
+    soft = compilation.compile(lambda x: F.softmax(x))(L(*shape))
+    e = np.exp(x - x.max(-1, keepdims=True))
+    np.testing.assert_allclose(soft(x).to_numpy(), e / e.sum(-1, keepdims=True),
+                               rtol=1e-5, atol=1e-6)
+
+
 def test_layer_norm_rows(threads):
     from mo import functional as F
 

@@ -36,8 +36,11 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
   if (options.fuseElementwise)
     add(pm, "func.func(mo-fuse-elementwise),canonicalize");
   // On tensors: each root op's schedule chosen, then carried out.
+  // Unit dims folded away first: a reduction's kept axis is otherwise an
+  // expand_shape between it and its consumer, which no tile fuses through.
   if (options.schedules)
-    add(pm, llvm::formatv("func.func(mo-select-schedules{{num-threads={0} "
+    add(pm, llvm::formatv("func.func(linalg-fold-unit-extent-dims),canonicalize,cse,"
+                          "func.func(mo-select-schedules{{num-threads={0} "
                           "cpu-features={1}},mo-apply-schedules),canonicalize,cse",
                           options.numThreads.getValue(),
                           options.cpuFeatures.getValue())

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -181,27 +182,108 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   return success();
 }
 
-/// A linalg.generic of elementwise, broadcast or row-reduction form (every
-/// map a projected permutation) big enough to be worth threads: its
-/// outermost parallel loop with room for every thread is split across them.
-LogicalResult splitRows(linalg::GenericOp op, int64_t threads) {
-  if (threads < 2 || !op.hasPureTensorSemantics() || op->hasAttr(kScheduleAttr) ||
+static constexpr StringLiteral kFusedIntoAttr = "mo.fused_into";
+
+/// A linalg op no schedule has claimed, of elementwise, broadcast or
+/// reduction form (every map a projected permutation), with 2^16 or more
+/// iterations (or a count known only at run time) and no empty loop.
+bool isBigKernel(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->hasAttr(kScheduleAttr) ||
+      op->hasAttr(kFusedIntoAttr) ||
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
-    return failure();
-  // At least 2^16 iterations, or a count known only at run time; none if
-  // a loop is empty.
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    return false;
   constexpr int64_t kEnough = int64_t(1) << 16;
   int64_t work = 1;
-  for (int64_t range : ranges) {
+  for (int64_t range : op.getStaticLoopRanges()) {
     if (range == 0)
-      return failure();
+      return false;
     if (work < kEnough)
       work = ShapedType::isDynamic(range) || range >= kEnough ? kEnough : work * range;
   }
-  if (work < kEnough)
+  return work >= kEnough;
+}
+
+/// Whether `map`'s first result is loop 0: a row of the op's outer loop
+/// reads (or writes) a row of the operand.
+bool readsRows(AffineMap map) {
+  return map.getNumResults() > 0 && map.getResult(0) == getAffineDimExpr(0, map.getContext());
+}
+
+/// The producers a tile of `root`'s rows can compute row by row with it:
+/// linalg ops of the same block, parallel along their outer loop, writing
+/// rows that their consumer reads as rows, every use inside the chain (so
+/// nothing outside needs a value computed in tiles).
+SmallVector<Operation *> rowChain(linalg::GenericOp root) {
+  llvm::SetVector<Operation *> chain;
+  SmallVector<linalg::LinalgOp> worklist{root};
+  while (!worklist.empty()) {
+    linalg::LinalgOp consumer = worklist.pop_back_val();
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+      if (!producer || producer == root || chain.contains(producer) ||
+          producer->getBlock() != root->getBlock() || !producer.hasPureTensorSemantics() ||
+          producer->hasAttr(kScheduleAttr) || producer->hasAttr(kFusedIntoAttr) ||
+          producer.getNumLoops() == 0 ||
+          producer.getIteratorTypesArray()[0] != utils::IteratorType::parallel ||
+          !readsRows(consumer.getMatchingIndexingMap(&operand)) ||
+          !llvm::all_of(producer.getIndexingMapsArray(),
+                        [](AffineMap map) { return map.isProjectedPermutation(); }) ||
+          !llvm::all_of(producer.getDpsInitsMutable(), [&](OpOperand &init) {
+            return readsRows(producer.getMatchingIndexingMap(&init));
+          }))
+        continue;
+      chain.insert(producer);
+      worklist.push_back(producer);
+    }
+  }
+  // Drop, until none is left, any member with a use outside the chain.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : SmallVector<Operation *>(chain.begin(), chain.end()))
+      if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+            return user != root && !chain.contains(user);
+          })) {
+        chain.remove(op);
+        changed = true;
+      }
+  }
+  return chain.takeVector();
+}
+
+/// A kernel whose producers compute row by row with it (softmax: max, exp,
+/// sum, divide; a norm's mean, variance, scale): tiles of 8 rows, each
+/// computing the whole chain for its rows while they are in cache, the
+/// tiles spread across the threads.
+LogicalResult fuseRows(linalg::GenericOp root, int64_t group) {
+  if (!isBigKernel(root) || root.getNumLoops() < 2 ||
+      root.getIteratorTypesArray()[0] != utils::IteratorType::parallel)
     return failure();
+  int64_t rows = root.getStaticLoopRanges()[0];
+  if (!ShapedType::isDynamic(rows) && rows < 16)
+    return failure();
+  SmallVector<Operation *> chain = rowChain(root);
+  if (chain.empty())
+    return failure();
+  Builder b(root->getContext());
+  SmallVector<int64_t> tiles(root.getNumLoops(), 0);
+  tiles[0] = 8;
+  DictionaryAttr record = schedule(root->getContext(), "fused_rows",
+                                   b.getArrayAttr({b.getI64ArrayAttr(tiles)}));
+  NamedAttrList entries(record);
+  entries.set("fuse", b.getI64IntegerAttr(group));
+  root->setAttr(kScheduleAttr, entries.getDictionary(root->getContext()));
+  for (Operation *op : chain)
+    op->setAttr(kFusedIntoAttr, b.getI64IntegerAttr(group));
+  return success();
+}
+
+/// A big kernel left on its own: its outermost parallel loop with room for
+/// every thread is split across them.
+LogicalResult splitRows(linalg::GenericOp op, int64_t threads) {
+  if (threads < 2 || !isBigKernel(op))
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (auto [i, range] : llvm::enumerate(ranges)) {
     if (iterators[i] != utils::IteratorType::parallel)
@@ -230,7 +312,15 @@ struct MoSelectSchedulesPass
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp op : matmuls)
       (void)dataTileMatmul(rewriter, op, target, threads);
-    getOperation().walk([&](linalg::GenericOp op) { (void)splitRows(op, threads); });
+    // Consumers first, so that a chain is claimed by its last kernel.
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    int64_t group = 0;
+    for (linalg::GenericOp op : llvm::reverse(generics))
+      if (succeeded(fuseRows(op, group)))
+        ++group;
+    for (linalg::GenericOp op : generics)
+      (void)splitRows(op, threads);
   }
 };
 
@@ -298,6 +388,20 @@ struct MoApplySchedulesPass
         else
           values.push_back(size);
         extra.push_back(values);
+      }
+      // The ops fused into this one's tiles, as one handle, consumers
+      // first (the block's order reversed): each is fused once all of its
+      // uses are inside the tile.
+      if (auto group = record.getAs<IntegerAttr>("fuse")) {
+        SmallVector<transform::MappedValue> fused;
+        func.walk([&](Operation *member) {
+          if (member->getAttr(kFusedIntoAttr) != group)
+            return;
+          member->removeAttr(kFusedIntoAttr);
+          fused.push_back(member);
+        });
+        std::reverse(fused.begin(), fused.end());
+        extra.push_back(fused);
       }
       if (failed(run(func, ("mo_" + kind.getValue()).str(), extra)))
         return signalPassFailure();

@@ -74,6 +74,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // A kernel and the producers (`%fused`) that compute row by row with it:
+  // tiles of `tiles` rows, each computing the whole chain for its rows, the
+  // tiles spread across the threads.
+  transform.named_sequence @mo_fused_rows(
+      %func: !transform.any_op {transform.readonly},
+      %op: !transform.any_op {transform.consumed},
+      %tiles: !transform.param<i64> {transform.readonly},
+      %fused: !transform.any_op {transform.consumed}) {
+    %t, %forall = transform.structured.tile_using_forall %op tile_sizes *(%tiles)
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    // One producer at a time, consumers first; the slices its consumers'
+    // tiles read of it made one first (CSE inside the tile only, which no
+    // handle of a producer still outside points into), so that one fused
+    // copy serves them.
+    transform.foreach %fused : !transform.any_op {
+    ^bb0(%producer: !transform.any_op):
+      transform.apply_cse to %forall : !transform.any_op
+      %f, %l = transform.structured.fuse_into_containing_op %producer into %forall
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+
   // Once per function after the schedules: vector contractions recovered
   // from the vectorized reductions, masked transfers made plain (so that
   // bufferization sees no vector.mask), and loop-invariant transfers hoisted
