@@ -252,7 +252,7 @@ SmallVector<Operation *> rowChain(linalg::GenericOp root) {
 }
 
 /// A kernel whose producers compute row by row with it (softmax: max, exp,
-/// sum, divide; a norm's mean, variance, scale): tiles of 8 rows, each
+/// sum, divide; a norm's mean, variance, scale): tiles of a few rows, each
 /// computing the whole chain for its rows while they are in cache, the
 /// tiles spread across the threads.
 LogicalResult fuseRows(linalg::GenericOp root, int64_t group) {
@@ -266,8 +266,11 @@ LogicalResult fuseRows(linalg::GenericOp root, int64_t group) {
   if (chain.empty())
     return failure();
   Builder b(root->getContext());
+  // Tiles of 2 rows: LLVM unrolls the row loops of a tile completely, so
+  // 8 rows (10 % faster at 4096 x 1024) cost 3x the compile time (0.38 s
+  // against 0.12 s for a layer_norm).
   SmallVector<int64_t> tiles(root.getNumLoops(), 0);
-  tiles[0] = 8;
+  tiles[0] = 2;
   DictionaryAttr record = schedule(root->getContext(), "fused_rows",
                                    b.getArrayAttr({b.getI64ArrayAttr(tiles)}));
   NamedAttrList entries(record);
