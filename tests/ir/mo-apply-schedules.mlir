@@ -97,3 +97,23 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
   } -> tensor<4096x1024xf32>
   return %y : tensor<4096x1024xf32>
 }
+
+// -----
+
+// A batch_matmul data-tiled: the threads split the batch; each batch is
+// the mmt4d schedule's cache blocks and 8 x 32 accumulator tile.
+// CHECK-LABEL: func.func @batched
+// CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<8x16x4x8x32xf32>)
+// CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x1x8x32xf32>)
+// CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
+// CHECK-NOT: linalg.
+// LLVM-LABEL: llvm.func @batched
+// LLVM: omp.wsloop
+// LLVM: llvm.intr.fmuladd({{.+}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor<8x128x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x128x128xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<8x128x64xf32>, tensor<8x64x128xf32>) outs(%c : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
+  return %r : tensor<8x128x128xf32>
+}

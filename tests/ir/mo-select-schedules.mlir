@@ -191,3 +191,20 @@ func.func @shared_exp(%x: tensor<4096x1024xf32>) -> (tensor<4096x1024xf32>, tens
   } -> tensor<4096x1024xf32>
   return %y, %ex : tensor<4096x1024xf32>, tensor<4096x1024xf32>
 }
+
+// -----
+
+// A batch_matmul: the same data tiling with the batch as one more outer
+// dim (batch_mmt4d), which the threads split first.
+// AVX512-LABEL: func.func @batched
+// AVX512: linalg.pack %arg0 inner_dims_pos = [1, 2] inner_tiles = [8, 1] into %{{.+}} {mo.schedule = {kind = "relayout_batched", sizes = [1, 1, 8, 1, 1, 8, 8, 1]}} : tensor<8x128x64xf32> -> tensor<8x16x64x8x1xf32>
+// AVX512: linalg.pack %arg1 outer_dims_perm = [0, 2, 1] inner_dims_pos = [2, 1] inner_tiles = [32, 1] into %{{.+}} {mo.schedule = {kind = "relayout_batched", sizes = [1, 1, 4, 1, 1, 4, 32, 1]}} : tensor<8x64x128xf32> -> tensor<8x4x64x32x1xf32>
+// AVX512: linalg.batch_mmt4d {mo.schedule = {kind = "batch_mmt4d", sizes = {{\[}}[2, 1, 1], 16, 256]}}
+// AVX512: linalg.unpack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [8, 32] into %{{.+}} {mo.schedule = {kind = "relayout_batched", sizes = [1, 8, 32, 1, 1, 1, 8, 32]}} : tensor<8x16x4x8x32xf32> -> tensor<8x128x128xf32>
+func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor<8x128x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x128x128xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<8x128x64xf32>, tensor<8x64x128xf32>) outs(%c : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
+  return %r : tensor<8x128x128xf32>
+}

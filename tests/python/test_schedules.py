@@ -49,6 +49,24 @@ def test_matmul_matches_numpy(threads, shape, rows):
         assert np.abs(out - ref).max() <= 1e-5 * np.abs(ref).max() * max(1, k / 256)
 
 
+BATCHED = [
+    ((1, 8, 128, 64), (1, 8, 64, 128)),   # attention's q k^T: heads collapsed
+    ((2, 4, 100, 70), (2, 4, 70, 50)),    # nothing divides the tile
+    (("b", 33, 64), ("b", 64, 40)),       # a batch known at run time
+]
+
+
+@pytest.mark.parametrize("lhs,rhs", BATCHED, ids=[str(a) for a, _ in BATCHED])
+def test_batch_matmul_matches_numpy(threads, lhs, rhs):
+    """Equal batch dims: one batch_matmul, data-tiled (batch_mmt4d)."""
+    run = compilation.compile(lambda a, b: a @ b)(L(*lhs), L(*rhs))
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal(tuple(5 if d == "b" else d for d in lhs), np.float32)
+    b = rng.standard_normal(tuple(5 if d == "b" else d for d in rhs), np.float32)
+    ref = a.astype(np.float64) @ b
+    assert np.abs(run(a, b).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
+
+
 def test_mlp_layer_with_epilogue(threads):
     """x @ W + b, relu: the packed matmul's result feeds a fused epilogue."""
     from mo import functional as F

@@ -96,11 +96,16 @@ DictionaryAttr schedule(MLIRContext *ctx, StringRef kind,
   return schedule(ctx, kind, Builder(ctx).getI64ArrayAttr(sizes));
 }
 
-/// A 2-D f32 matmul (C = A B, C filled with a constant) as the data-tiled
-/// pack A -> mmt4d -> unpack, each step with its schedule.
-LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
+/// An f32 matmul or batch_matmul (C = A B, C filled with a constant) as the
+/// data-tiled pack A, pack B -> (batch_)mmt4d -> unpack, each step with its
+/// schedule. A batch is one more outer dim of every operand, which the
+/// threads split first.
+LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                              const Target &target, int64_t threads) {
-  if (!op.hasPureTensorSemantics() || op.hasUserDefinedMaps())
+  bool batched = isa<linalg::BatchMatmulOp>(op.getOperation());
+  if (!op.hasPureTensorSemantics() ||
+      (!batched && cast<linalg::MatmulOp>(op.getOperation()).hasUserDefinedMaps()) ||
+      (batched && cast<linalg::BatchMatmulOp>(op.getOperation()).hasUserDefinedMaps()))
     return failure();
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
   Value c = op.getDpsInits()[0];
@@ -117,7 +122,9 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
   auto [m0, n0] = target.matmulTile();
   ArrayRef<int64_t> shapeA = cast<ShapedType>(a.getType()).getShape();
   ArrayRef<int64_t> shapeB = cast<ShapedType>(b.getType()).getShape();
-  int64_t m = shapeA[0], k = shapeA[1], n = shapeB[1];
+  int64_t o = batched ? 1 : 0; // the first dim of the rows and columns
+  int64_t m = shapeA[o], k = shapeA[o + 1], n = shapeB[o + 1];
+  int64_t batch = batched ? shapeA[0] : 1;
   auto divides = [](int64_t size, int64_t tile) {
     return !ShapedType::isDynamic(size) && size % tile == 0;
   };
@@ -143,41 +150,73 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::MatmulOp op,
                                   pads ? std::optional<Value>(zero) : std::nullopt,
                                   outerPerm);
   };
-  // A: [m, k] -> [m1, k, m0, 1]; B: [k, n] -> [n1, k, n0, 1] (rows of n0
-  // contiguous per k); C: [m1, n1, m0, n0].
-  linalg::PackOp packA = pack(a, {0, 1}, {m0, 1}, {}, !divides(m, m0));
-  linalg::PackOp packB = pack(b, {1, 0}, {n0, 1}, {1, 0}, !divides(n, n0));
+  // A: [(b,) m, k] -> [(b,) m1, k, m0, 1]; B: [(b,) k, n] -> [(b,) n1, k,
+  // n0, 1] (rows of n0 contiguous per k); C: [(b,) m1, n1, m0, n0].
+  SmallVector<int64_t> rowsCols{o, o + 1}, colsRows{o + 1, o};
+  SmallVector<int64_t> swapLast = batched ? SmallVector<int64_t>{0, 2, 1}
+                                          : SmallVector<int64_t>{1, 0};
+  linalg::PackOp packA = pack(a, rowsCols, {m0, 1}, {}, !divides(m, m0));
+  linalg::PackOp packB = pack(b, colsRows, {n0, 1}, swapLast, !divides(n, n0));
   SmallVector<OpFoldResult> accTiles = getAsIndexOpFoldResult(ctx, {m0, n0});
   Value accEmpty = linalg::PackOp::createDestinationTensor(rewriter, loc, c, accTiles,
-                                                           {0, 1}, {});
+                                                           rowsCols, {});
   Value acc = linalg::FillOp::create(rewriter, loc, fill.getInputs(), accEmpty)
                   .getResult(0);
-  auto mmt4d = linalg::Mmt4DOp::create(
-      rewriter, loc, ValueRange{packA.getResult(), packB.getResult()}, ValueRange{acc});
+  SmallVector<Value> packed{packA.getResult(), packB.getResult()};
+  Operation *product =
+      batched ? linalg::BatchMmt4DOp::create(rewriter, loc, packed, ValueRange{acc})
+                    .getOperation()
+              : linalg::Mmt4DOp::create(rewriter, loc, packed, ValueRange{acc})
+                    .getOperation();
   Value dest = tensor::EmptyOp::create(rewriter, loc, tensor::getMixedSizes(rewriter, loc, c),
                                        f32);
-  auto unpack = linalg::UnPackOp::create(rewriter, loc, mmt4d.getResult(0), dest,
-                                         {0, 1}, accTiles, {});
+  auto unpack = linalg::UnPackOp::create(rewriter, loc, product->getResult(0), dest,
+                                         rowsCols, accTiles, {});
 
-  // Threads split the rows of tiles when there are enough of them (or the
-  // count is only known at run time), else the columns.
+  // Threads split the batch when it has room for them all, then the rows
+  // of tiles when there are enough of them (or the count is only known at
+  // run time), else the columns.
   int64_t m1 = ShapedType::isDynamic(m) ? ShapedType::kDynamic : llvm::divideCeil(m, m0);
   int64_t n1 = ShapedType::isDynamic(n) ? ShapedType::kDynamic : llvm::divideCeil(n, n0);
   auto fit = [&](int64_t tiles) {
     return ShapedType::isDynamic(tiles) ? threads : std::min(threads, tiles);
   };
-  bool splitRows = ShapedType::isDynamic(m1) || m1 >= 32 || fit(n1) < threads;
-  int64_t threadsM = splitRows ? fit(m1) : 1, threadsN = splitRows ? 1 : fit(n1);
+  int64_t threadsB = batched && fit(batch) == threads ? threads : 1;
+  int64_t rest = threadsB == 1 ? threads : 1;
+  bool splitRows = ShapedType::isDynamic(m1) || m1 >= 32 || fit(n1) < rest;
+  int64_t threadsM = splitRows ? std::min(rest, fit(m1)) : 1;
+  int64_t threadsN = splitRows ? 1 : std::min(rest, fit(n1));
   // A cache block of 16 column tiles by 256 of k (on AVX-512, 512 columns:
   // the 8 x 32 x 256 panel of B stays in L2 while A streams through L1).
-  mmt4d->setAttr(kScheduleAttr,
-                 schedule(ctx, "mmt4d", {threadsM, threadsN, 16, 256}));
+  Builder builder(ctx);
+  if (batched)
+    product->setAttr(kScheduleAttr,
+                     schedule(ctx, "batch_mmt4d",
+                              builder.getArrayAttr(
+                                  {builder.getI64ArrayAttr({threadsB, threadsM, threadsN}),
+                                   builder.getI64IntegerAttr(16),
+                                   builder.getI64IntegerAttr(256)})));
+  else
+    product->setAttr(kScheduleAttr,
+                     schedule(ctx, "mmt4d", {threadsM, threadsN, 16, 256}));
   // The relayouts: tiles of one outer row, vectorized by 8 (A) or 4 (B) k
-  // steps, and the unpack by one accumulator tile.
-  packA->setAttr(kScheduleAttr, schedule(ctx, "relayout", {1, 8, 1, 8, m0, 1}));
-  packB->setAttr(kScheduleAttr, schedule(ctx, "relayout", {1, 4, 1, 4, n0, 1}));
-  unpack->setAttr(kScheduleAttr,
-                  schedule(ctx, "relayout", {m0, n0, 1, 1, m0, n0}));
+  // steps, and the unpack by one accumulator tile; a batch is one more
+  // outer dim, tiled by 1.
+  auto relayout = [&](Operation *target, ArrayRef<int64_t> tiles,
+                      ArrayRef<int64_t> vector) {
+    SmallVector<int64_t> sizes;
+    if (batched)
+      sizes.push_back(1);
+    llvm::append_range(sizes, tiles);
+    if (batched)
+      sizes.push_back(1);
+    llvm::append_range(sizes, vector);
+    target->setAttr(kScheduleAttr,
+                    schedule(ctx, batched ? "relayout_batched" : "relayout", sizes));
+  };
+  relayout(packA, {1, 8}, {1, 8, m0, 1});
+  relayout(packB, {1, 4}, {1, 4, n0, 1});
+  relayout(unpack, {m0, n0}, {1, 1, m0, n0});
   rewriter.replaceOp(op, unpack.getResult());
   return success();
 }
@@ -310,10 +349,13 @@ struct MoSelectSchedulesPass
   void runOnOperation() override {
     Target target = Target::get(cpuFeatures);
     int64_t threads = std::max<int64_t>(1, numThreads);
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation().walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+    SmallVector<linalg::LinalgOp> matmuls;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
+        matmuls.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
-    for (linalg::MatmulOp op : matmuls)
+    for (linalg::LinalgOp op : matmuls)
       (void)dataTileMatmul(rewriter, op, target, threads);
     // Consumers first, so that a chain is claimed by its last kernel.
     SmallVector<linalg::GenericOp> generics;

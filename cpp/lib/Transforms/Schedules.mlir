@@ -39,6 +39,60 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // linalg.batch_mmt4d: as @mo_mmt4d, one more outer (batch) dim, which
+  // the threads split first (`threads`: one count per outer dim).
+  transform.named_sequence @mo_batch_mmt4d(
+      %func: !transform.any_op {transform.readonly},
+      %mm: !transform.any_op {transform.consumed},
+      %threads: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) {
+    %fill = transform.get_producer_of_operand %mm[2]
+        : (!transform.any_op) -> !transform.any_op
+    %t1, %forall = transform.structured.tile_using_forall %mm num_threads *(%threads)
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %l2:3 = transform.structured.tile_using_for %t1
+        tile_sizes [1, 0, %cache_n, %cache_k, 0, 0, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [0, 1, 1, 0, 0, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 0, 1, 0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %fill2, %lf:3 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 1, 0, 0]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %t4 : !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.yield
+  }
+
+  // linalg.pack / linalg.unpack between rank 3 and rank 5 (a batch dim
+  // first): as @mo_relayout, the batch tiled by `tile0` (1).
+  transform.named_sequence @mo_relayout_batched(
+      %func: !transform.any_op {transform.readonly},
+      %op: !transform.any_op {transform.consumed},
+      %tile0: !transform.param<i64> {transform.readonly},
+      %tile1: !transform.param<i64> {transform.readonly},
+      %tile2: !transform.param<i64> {transform.readonly},
+      %v0: !transform.param<i64> {transform.readonly},
+      %v1: !transform.param<i64> {transform.readonly},
+      %v2: !transform.param<i64> {transform.readonly},
+      %v3: !transform.param<i64> {transform.readonly},
+      %v4: !transform.param<i64> {transform.readonly}) {
+    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [%tile0, %tile1, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op)
+    %t2, %l = transform.structured.tile_using_for %t1 tile_sizes [0, 0, %tile2]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.structured.vectorize %t2 vector_sizes [%v0, %v1, %v2, %v3, %v4]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+          !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
+    transform.yield
+  }
+
   // linalg.pack / linalg.unpack between rank 2 and rank 4: tiles of
   // `tile0` x `tile1` (in the dims of the rank-2 side for an unpack, of the
   // packed outer dims for a pack), the first dim split across threads, each

@@ -2,8 +2,9 @@
 //
 // Named ops where the shapes allow, so that the pipeline (tiling, packing,
 // mmt4d) sees a contraction rather than loops: 2-D x 2-D is linalg.matmul,
-// equal batches are linalg.batch_matmul, and a batched lhs against a 2-D
-// rhs (`x @ W` of an MLP) is one linalg.matmul over the collapsed batch.
+// equal batch dims (collapsed into one) are linalg.batch_matmul, and a
+// batched lhs against a 2-D rhs (`x @ W` of an MLP) is one linalg.matmul
+// over the collapsed batch.
 // Broadcast batch dims fall back to a linalg.generic. f16/bf16 accumulate in
 // f32, as numpy and torch do, and are rounded once at the end.
 //
@@ -49,23 +50,18 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
     hints[rank - 2].push_back({lhs, lhsType.getRank() - 2});
     hints[rank - 1].push_back({rhs, rhsType.getRank() - 1});
 
-    Value product;
+    FailureOr<Value> product;
     if (lhsType.getRank() == 2 && rhsType.getRank() == 2) {
-      FailureOr<Value> init = zeros(resultType, hints);
-      if (failed(init))
-        return failure();
-      product = linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, rhs},
-                                         ValueRange{*init})
-                    .getResult(0);
-    } else if (rank == 3 && lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
-               lhsType.getDims()[0] == rhsType.getDims()[0]) {
-      hints[0].push_back({lhs, 0});
-      FailureOr<Value> init = zeros(resultType, hints);
-      if (failed(init))
-        return failure();
-      product = linalg::BatchMatmulOp::create(rewriter, loc, ValueRange{lhs, rhs},
-                                              ValueRange{*init})
-                    .getResult(0);
+      product = flatProduct(op, lhs, {{0}, {1}}, rhs, {{0}, {1}}, resultType, zero, rewriter);
+    } else if (rank >= 3 && lhsType.getRank() == rank && rhsType.getRank() == rank &&
+               lhsType.getDims().drop_back(2) == rhsType.getDims().drop_back(2)) {
+      // Equal batch dims: one linalg.batch_matmul over them collapsed.
+      SmallVector<ReassociationIndices> groups(3);
+      for (int64_t i = 0; i < batch; ++i)
+        groups[0].push_back(i);
+      groups[1].push_back(batch);
+      groups[2].push_back(batch + 1);
+      product = flatProduct(op, lhs, groups, rhs, groups, resultType, zero, rewriter);
     } else if (rhsType.getRank() == 2 &&
                lhsType.getDims().drop_back(2) == resultType.getDims().drop_back(2)) {
       // [b..., m, k] @ [k, n]: one matmul over the rows of all batches.
@@ -73,40 +69,58 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
       for (int64_t i = 0; i < rank - 1; ++i)
         rows[0].push_back(i);
       rows[1].push_back(rank - 1);
-      Value flat = tensor::CollapseShapeOp::create(rewriter, loc, lhs, rows);
-      auto flatType = cast<RankedTensorType>(flat.getType());
-      SmallVector<Value> dynamic;
-      if (flatType.isDynamicDim(0))
-        dynamic.push_back(tensor::DimOp::create(rewriter, loc, flat, 0));
-      int64_t n = rhsType.getStaticShape()[1];
-      if (n == ShapedType::kDynamic)
-        dynamic.push_back(tensor::DimOp::create(rewriter, loc, rhs, 1));
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, {flatType.getShape()[0], n}, acc, dynamic);
-      Value init = filled(rewriter, loc, empty, zero);
-      Value flatProduct =
-          linalg::MatmulOp::create(rewriter, loc, ValueRange{flat, rhs},
-                                   ValueRange{init})
-              .getResult(0);
-      SmallVector<SizeHints> outHints(rank);
-      for (int64_t i = 0; i < rank - 1; ++i)
-        outHints[i].push_back({lhs, i});
-      outHints[rank - 1].push_back({rhs, 1});
-      FailureOr<SmallVector<OpFoldResult>> shape =
-          mixedSizes(rewriter, loc, op, resultType.getDims(), outHints);
-      if (failed(shape))
-        return failure();
-      auto type = RankedTensorType::get(resultType.getStaticShape(), acc);
-      product = tensor::ExpandShapeOp::create(rewriter, loc, type, flatProduct,
-                                              rows, *shape);
+      product = flatProduct(op, lhs, rows, rhs, {{0}, {1}}, resultType, zero, rewriter);
     } else {
       product = broadcastBatches(op, lhs, rhs, resultType, hints, zeros, rewriter);
-      if (!product)
-        return failure();
     }
-    rewriter.replaceOp(op, narrow ? truncateElements(rewriter, loc, product, element)
-                                  : product);
+    if (failed(product) || !*product)
+      return failure();
+    rewriter.replaceOp(op, narrow ? truncateElements(rewriter, loc, *product, element)
+                                  : *product);
     return success();
+  }
+
+  /// linalg.matmul (2-D operands) or linalg.batch_matmul (3-D) of the
+  /// operands collapsed by their groups, expanded back to the result's
+  /// shape by the lhs's groups (trivial groupings reshape nothing).
+  FailureOr<Value> flatProduct(MatmulOp op, Value lhs,
+                               ArrayRef<ReassociationIndices> lhsGroups, Value rhs,
+                               ArrayRef<ReassociationIndices> rhsGroups,
+                               mo::TensorType resultType, Value zero,
+                               ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    auto collapse = [&](Value v, ArrayRef<ReassociationIndices> groups) -> Value {
+      if (groups.size() == size_t(cast<RankedTensorType>(v.getType()).getRank()))
+        return v;
+      return tensor::CollapseShapeOp::create(rewriter, loc, v, groups);
+    };
+    Value l = collapse(lhs, lhsGroups), r = collapse(rhs, rhsGroups);
+    bool batched = lhsGroups.size() == 3;
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d + 1 < int64_t(lhsGroups.size()); ++d)
+      sizes.push_back(tensor::getMixedSize(rewriter, loc, l, d));
+    sizes.push_back(tensor::getMixedSize(rewriter, loc, r, batched ? 2 : 1));
+    Type acc = zero.getType();
+    Value init = filled(rewriter, loc, tensor::EmptyOp::create(rewriter, loc, sizes, acc), zero);
+    Value flat = batched ? linalg::BatchMatmulOp::create(rewriter, loc, ValueRange{l, r},
+                                                         ValueRange{init})
+                               .getResult(0)
+                         : linalg::MatmulOp::create(rewriter, loc, ValueRange{l, r},
+                                                    ValueRange{init})
+                               .getResult(0);
+    int64_t rank = resultType.getRank();
+    if (int64_t(lhsGroups.size()) == rank)
+      return flat;
+    SmallVector<SizeHints> outHints(rank);
+    for (int64_t i = 0; i < rank - 1; ++i)
+      outHints[i].push_back({lhs, i});
+    outHints[rank - 1].push_back({rhs, cast<RankedTensorType>(rhs.getType()).getRank() - 1});
+    FailureOr<SmallVector<OpFoldResult>> shape =
+        mixedSizes(rewriter, loc, op, resultType.getDims(), outHints);
+    if (failed(shape))
+      return failure();
+    auto type = RankedTensorType::get(resultType.getStaticShape(), acc);
+    return Value(tensor::ExpandShapeOp::create(rewriter, loc, type, flat, lhsGroups, *shape));
   }
 
   /// Batch dims that broadcast: loops (batch..., m, k, n) in a generic.

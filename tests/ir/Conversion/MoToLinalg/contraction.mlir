@@ -49,6 +49,20 @@ mo.graph @matmul_same_batch<b>(%a: !mo.tensor<[b, 3, 4], f32>, %w: !mo.tensor<[b
 
 // -----
 
+// Several equal batch dims (attention's [b, h, s, d]) collapse into one
+// batch_matmul, expanded back.
+// CHECK-LABEL: func.func @matmul_heads(
+// CHECK: %[[L:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2], [3]] : tensor<?x8x3x4xf32> into tensor<?x3x4xf32>
+// CHECK: %[[R:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2], [3]] : tensor<?x8x4x5xf32> into tensor<?x4x5xf32>
+// CHECK: %[[P:.+]] = linalg.batch_matmul ins(%[[L]], %[[R]] : tensor<?x3x4xf32>, tensor<?x4x5xf32>) outs(%{{.+}} : tensor<?x3x5xf32>)
+// CHECK: tensor.expand_shape %[[P]] {{\[\[}}0, 1], [2], [3]] output_shape [%{{.+}}, 8, 3, 5] : tensor<?x3x5xf32> into tensor<?x8x3x5xf32>
+mo.graph @matmul_heads<b>(%a: !mo.tensor<[b, 8, 3, 4], f32>, %w: !mo.tensor<[b, 8, 4, 5], f32>) -> !mo.tensor<[b, 8, 3, 5], f32> {
+  %y = mo.matmul(%a, %w) : (!mo.tensor<[b, 8, 3, 4], f32>, !mo.tensor<[b, 8, 4, 5], f32>) -> !mo.tensor<[b, 8, 3, 5], f32>
+  mo.output %y : !mo.tensor<[b, 8, 3, 5], f32>
+}
+
+// -----
+
 // A batch dim of size 1 broadcasts (constant 0 in its map); integer matmul
 // accumulates with muli/addi from a zero i32 fill.
 // CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d2)>
