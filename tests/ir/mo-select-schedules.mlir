@@ -208,3 +208,25 @@ func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor
   %r = linalg.batch_matmul ins(%a, %b : tensor<8x128x64xf32>, tensor<8x64x128xf32>) outs(%c : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
   return %r : tensor<8x128x128xf32>
 }
+
+// -----
+
+// A 2-D convolution (NHWC, HWCF) as im2col times the filter as a matrix:
+// the window gather is a copy, the product a data-tiled matmul.
+// AVX512-LABEL: func.func @conv
+// AVX512: %[[W:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<1x58x58x64xf32>) outs(%{{.+}} : tensor<1x56x56x3x3x64xf32>)
+// AVX512: %[[L:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x56x56x3x3x64xf32> into tensor<3136x576xf32>
+// AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
+// AVX512: linalg.pack %[[L]] {{.+}} -> tensor<392x576x8x1xf32>
+// AVX512: linalg.pack %[[R]] {{.+}} -> tensor<2x576x32x1xf32>
+// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
+// AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 56, 56, 64] : tensor<3136x64xf32> into tensor<1x56x56x64xf32>
+// AVX512-NOT: linalg.conv_2d
+func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x56x56x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  return %r : tensor<1x56x56x64xf32>
+}

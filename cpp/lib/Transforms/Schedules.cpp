@@ -221,6 +221,71 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// A 2-D f32 convolution (NHWC input, HWCF filter, output filled with a
+/// constant) as an implicit GEMM made explicit: the input's windows
+/// gathered into a [N*OH*OW, KH*KW*C] matrix (im2col, a copy LLVM
+/// vectorizes along the channels), times the filter as a [KH*KW*C, F]
+/// matrix, which then takes the matmul's data tiling.
+FailureOr<linalg::MatmulOp> im2colConv(RewriterBase &rewriter,
+                                       linalg::Conv2DNhwcHwcfOp op) {
+  Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
+  Value init = op.getDpsInits()[0];
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto fType = cast<RankedTensorType>(filter.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  Type f32 = rewriter.getF32Type();
+  if (!op.hasPureTensorSemantics() || !fill || inType.getElementType() != f32 ||
+      fType.getElementType() != f32 || outType.getElementType() != f32 ||
+      !fType.hasStaticShape() ||
+      // The product expands back into [N, OH, OW]: one of them at most may
+      // be dynamic (what expand_shape's lowering to strides can size).
+      llvm::count_if(outType.getShape().drop_back(), ShapedType::isDynamic) > 1)
+    return failure();
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  ArrayRef<int64_t> f = fType.getShape(); // KH, KW, C, F
+  // The windows: [n, oh, ow, kh, kw, c] = input[n, oh*sh + kh*dh, ow*sw + kw*dw, c].
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, init);
+  sizes.pop_back();
+  for (int64_t d : f.drop_back())
+    sizes.push_back(rewriter.getIndexAttr(d));
+  Value windowsInit = tensor::EmptyOp::create(rewriter, loc, sizes, f32);
+  AffineExpr n, oh, ow, kh, kw, c;
+  bindDims(ctx, n, oh, ow, kh, kw, c);
+  AffineMap read = AffineMap::get(
+      6, 0, {n, oh * strides[0] + kh * dilations[0], ow * strides[1] + kw * dilations[1], c},
+      ctx);
+  SmallVector<utils::IteratorType> parallel(6, utils::IteratorType::parallel);
+  Value windows =
+      linalg::GenericOp::create(
+          rewriter, loc, windowsInit.getType(), ValueRange{input}, ValueRange{windowsInit},
+          ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(6)}, parallel,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            linalg::YieldOp::create(b, l, args[0]);
+          })
+          .getResult(0);
+  SmallVector<ReassociationIndices> rowsAndPatch{{0, 1, 2}, {3, 4, 5}};
+  Value lhs = tensor::CollapseShapeOp::create(rewriter, loc, windows, rowsAndPatch);
+  Value rhs = tensor::CollapseShapeOp::create(rewriter, loc, filter,
+                                              SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  SmallVector<OpFoldResult> productSizes{tensor::getMixedSize(rewriter, loc, lhs, 0),
+                                         rewriter.getIndexAttr(f[3])};
+  Value acc = linalg::FillOp::create(rewriter, loc, fill.getInputs(),
+                                     ValueRange{tensor::EmptyOp::create(rewriter, loc,
+                                                                        productSizes, f32)})
+                  .getResult(0);
+  auto matmul = linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, rhs}, ValueRange{acc});
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, outType, matmul.getResult(0),
+      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}}, tensor::getMixedSizes(rewriter, loc, init));
+  rewriter.replaceOp(op, result);
+  return matmul;
+}
+
 static constexpr StringLiteral kFusedIntoAttr = "mo.fused_into";
 
 /// A linalg op no schedule has claimed, of elementwise, broadcast or
@@ -349,12 +414,16 @@ struct MoSelectSchedulesPass
   void runOnOperation() override {
     Target target = Target::get(cpuFeatures);
     int64_t threads = std::max<int64_t>(1, numThreads);
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
+    getOperation().walk([&](linalg::Conv2DNhwcHwcfOp op) { convs.push_back(op); });
+    for (linalg::Conv2DNhwcHwcfOp op : convs)
+      (void)im2colConv(rewriter, op);
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
         matmuls.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : matmuls)
       (void)dataTileMatmul(rewriter, op, target, threads);
     // Consumers first, so that a chain is claimed by its last kernel.
