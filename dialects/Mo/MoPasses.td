@@ -170,10 +170,19 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     %c = linalg.unpack %c4 inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e
     ```
 
-    With more than one thread, every other `linalg.generic` of elementwise,
-    broadcast or reduction form with 2^16 iterations or more is split across
-    the threads by its outermost parallel loop with room for each
-    (`{kind = "rows", sizes = [[1, 2]]}`: one count per loop).
+    A batch_matmul takes the same layout with its batch as one more outer
+    dim (`linalg.batch_mmt4d`); a 2-D NHWC/HWCF convolution is first
+    rewritten as im2col (a window-gather `linalg.generic`) times the filter
+    as a matrix, a `linalg.matmul`.
+
+    A `linalg.generic` of elementwise, broadcast or reduction form with 2^16
+    iterations or more claims the producers that compute row by row with it
+    (same block, parallel outer loop, rows written as their consumer reads
+    them, no use outside the chain; each tagged `mo.fused_into = G`) and
+    runs the chain per tile of 2 rows (`{kind = "fused_rows", sizes =
+    [[2, 0]], fuse = G}`). With more than one thread, every other such kernel
+    is split across the threads by its outermost parallel loop with room for
+    each (`{kind = "rows", sizes = [[1, 2]]}`: one count per loop).
   }];
   let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"1",

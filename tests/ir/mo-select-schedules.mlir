@@ -1,8 +1,9 @@
-// mo-select-schedules: the strategy table. An f32 matmul is data-tiled for
-// the target's register tile (8 x 32 with AVX-512, 6 x 16 with AVX2), padded where
-// the sizes do not divide, and each step records its schedule; the threads
-// split the rows of tiles when there are many, else the columns; a small
-// product stays a matmul (loops).
+// mo-select-schedules: the strategy table. An f32 matmul (or batch_matmul,
+// or a convolution as im2col times a matrix) is data-tiled for
+// the target's register tile (8 x 32 with AVX-512, 6 x 16 with AVX2), padded
+// where the sizes do not divide, and each step records its schedule; the
+// threads split the rows of tiles when there are many, else the columns; a
+// small product stays a matmul (loops). Row kernels form chains (below).
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx512f}),canonicalize)" | FileCheck %s --check-prefix=AVX512
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx2,+fma}),canonicalize)" | FileCheck %s --check-prefix=AVX2
 

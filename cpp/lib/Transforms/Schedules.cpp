@@ -2,8 +2,10 @@
 //
 // mo-select-schedules is the strategy table: it keys each root op on its
 // class, shapes and the target's vector registers, lays contractions out for
-// their register tile (pack -> mmt4d -> unpack) and records the chosen
-// schedule on each op as `mo.schedule = {kind = "...", sizes = [...]}`.
+// their register tile (pack -> (batch_)mmt4d -> unpack; a convolution as
+// im2col times a matrix first), groups row kernels into chains fused per
+// tile of rows, and records the chosen schedule on each op as
+// `mo.schedule = {kind = "...", sizes = [...]}`.
 // mo-apply-schedules carries the records out with the transform dialect
 // interpreter: `kind` names a named sequence of the schedule library
 // (Schedules.mlir, built into mo), `sizes` are its parameters. So a lit test
