@@ -483,7 +483,6 @@ struct MoApplySchedulesPass
     });
     if (scheduled.empty())
       return;
-    Builder b(&getContext());
     for (Operation *op : scheduled) {
       auto record = op->getAttrOfType<DictionaryAttr>(kScheduleAttr);
       auto kind = record ? record.getAs<StringAttr>("kind") : StringAttr();
