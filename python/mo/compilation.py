@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
+import math
 import numbers
 import os
 import re
@@ -317,6 +318,8 @@ class _OutputPool:
         self._lock = threading.Lock()
 
     def take(self, i: int, shape: tuple, dtype: np.dtype) -> np.ndarray:
+        if math.prod(shape) * dtype.itemsize < _POOLED_BYTES:
+            return np.empty(shape, dtype)
         kept = self._kept[i]
         with self._lock:
             for j in range(len(kept)):
@@ -327,10 +330,9 @@ class _OutputPool:
                     kept.append(kept.pop(j))
                     return array
             array = np.empty(shape, dtype)
-            if array.nbytes >= _POOLED_BYTES:
-                kept.append(array)
-                if len(kept) > self._KEEP:
-                    kept.pop(0)
+            kept.append(array)
+            if len(kept) > self._KEEP:
+                kept.pop(0)
             return array
 
 
