@@ -32,6 +32,7 @@ import os
 import struct
 import threading
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -310,13 +311,29 @@ class Executable:
         from mo._mlir.execution_engine import ExecutionEngine
 
         start = time.perf_counter()
-        lowered = _as_module(module)
-        libraries = _link_extensions(lowered, custom_extensions)
-        self.bounds = _bound_dims(lowered)
-        _run_pipeline(lowered, "mo-lower-to-linalg")
+
+        def lowered_to_linalg():
+            lowered = _as_module(module)
+            libraries = _link_extensions(lowered, custom_extensions)
+            bounds = _bound_dims(lowered)
+            _run_pipeline(lowered, "mo-lower-to-linalg")
+            return lowered, libraries, bounds
+
+        lowered, libraries, self.bounds = lowered_to_linalg()
         self._inspect_entry(lowered)
         self.num_threads = num_threads()
-        _run_pipeline(lowered, f"mo-cpu-codegen{{num-threads={self.num_threads}}}")
+        codegen = f"mo-cpu-codegen{{num-threads={self.num_threads}"
+        try:
+            _run_pipeline(lowered, codegen + "}")
+        except CompileError as e:
+            # A schedule that cannot be carried out costs speed, not the
+            # graph: it compiles again with every op as loops (and an error
+            # that is not the schedules' is raised from there).
+            lowered, libraries, _ = lowered_to_linalg()
+            _run_pipeline(lowered, codegen + " schedules=0}")
+            warnings.warn(f"{self.name}: the CPU schedules failed, compiled without them "
+                          f"(slower code): {str(e).splitlines()[-1]}", RuntimeWarning,
+                          stacklevel=2)
         runtime = [_openmp_runtime()] if self.num_threads > 1 else []
         with _context.context():
             try:

@@ -240,3 +240,31 @@ def test_approximated_math_accuracy(name):
     rest = ~(normal | subnormal)
     np.testing.assert_array_equal(out[rest], ref[rest])
     np.testing.assert_array_equal(out[-len(specials):][np.isnan(specials)], np.nan)
+
+
+def test_failed_schedules_fall_back_to_loops(monkeypatch):
+    """A graph whose schedules cannot be carried out still compiles (every op
+    as loops) with a RuntimeWarning naming the failure, and runs correctly;
+    an error that is not the schedules' is still a CompileError."""
+    real = compiler._run_pipeline
+
+    def failing(module, pipeline):
+        if pipeline.startswith("mo-cpu-codegen") and "schedules=0" not in pipeline:
+            raise compiler.CompileError(f"{pipeline} failed:\nerror: a schedule went wrong")
+        return real(module, pipeline)
+
+    monkeypatch.setattr(compiler, "_run_pipeline", failing)
+    with pytest.warns(RuntimeWarning, match="the CPU schedules failed, compiled without them "
+                                            r"\(slower code\): error: a schedule went wrong"):
+        run = compilation.compile(lambda a, b: a @ b)(L(256, 256), L(256, 256))
+    a = np.random.default_rng(7).standard_normal((256, 256), np.float32)
+    np.testing.assert_allclose(run(a, a).to_numpy(), a @ a, rtol=1e-4, atol=1e-3)
+
+    def always(module, pipeline):
+        if pipeline.startswith("mo-cpu-codegen"):
+            raise compiler.CompileError(f"{pipeline} failed:\nerror: broken")
+        return real(module, pipeline)
+
+    monkeypatch.setattr(compiler, "_run_pipeline", always)
+    with pytest.raises(compiler.CompileError, match="schedules=0"):
+        compilation.compile(lambda a: a + 1.0)(L(4))
