@@ -268,3 +268,31 @@ def test_failed_schedules_fall_back_to_loops(monkeypatch):
     monkeypatch.setattr(compiler, "_run_pipeline", always)
     with pytest.raises(compiler.CompileError, match="schedules=0"):
         compilation.compile(lambda a: a + 1.0)(L(4))
+
+
+def test_scheduled_kernels_from_several_threads():
+    """Python threads calling one scheduled graph at once (each call its own
+    OpenMP team, scratch from the shared block cache, outputs from the pool)
+    all get numpy's results."""
+    import threading
+
+    from mo import functional as F
+
+    run = compilation.compile(lambda a, b: F.softmax(a @ b))(L("m", 256), L(256, 384))
+    b = np.random.default_rng(8).standard_normal((256, 384), np.float32) / 16
+    errors = []
+
+    def work(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(20):
+            a = rng.standard_normal((int(rng.integers(1, 300)), 256), np.float32)
+            z = a @ b
+            e = np.exp(z - z.max(1, keepdims=True))
+            errors.append(np.abs(run(a, b).to_numpy() - e / e.sum(1, keepdims=True)).max())
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(errors) == 80 and max(errors) < 1e-6
