@@ -270,10 +270,11 @@ FailureOr<linalg::MatmulOp> im2colConv(RewriterBase &rewriter,
             linalg::YieldOp::create(b, l, args[0]);
           })
           .getResult(0);
+  // Rows (or a patch) first, then the patch (or the features).
   SmallVector<ReassociationIndices> rowsAndPatch{{0, 1, 2}, {3, 4, 5}};
+  SmallVector<ReassociationIndices> threeAndOne{{0, 1, 2}, {3}};
   Value lhs = tensor::CollapseShapeOp::create(rewriter, loc, windows, rowsAndPatch);
-  Value rhs = tensor::CollapseShapeOp::create(rewriter, loc, filter,
-                                              SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  Value rhs = tensor::CollapseShapeOp::create(rewriter, loc, filter, threeAndOne);
   SmallVector<OpFoldResult> productSizes{tensor::getMixedSize(rewriter, loc, lhs, 0),
                                          rewriter.getIndexAttr(f[3])};
   Value acc = linalg::FillOp::create(rewriter, loc, fill.getInputs(),
@@ -281,9 +282,9 @@ FailureOr<linalg::MatmulOp> im2colConv(RewriterBase &rewriter,
                                                                         productSizes, f32)})
                   .getResult(0);
   auto matmul = linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, rhs}, ValueRange{acc});
-  Value result = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType, matmul.getResult(0),
-      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}}, tensor::getMixedSizes(rewriter, loc, init));
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, outType, matmul.getResult(0),
+                                               threeAndOne,
+                                               tensor::getMixedSizes(rewriter, loc, init));
   rewriter.replaceOp(op, result);
   return matmul;
 }
