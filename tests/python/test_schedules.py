@@ -296,3 +296,57 @@ def test_scheduled_kernels_from_several_threads():
     for t in threads:
         t.join()
     assert len(errors) == 80 and max(errors) < 1e-6
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_random_shapes_match_references(seed):
+    """Seeded random shapes through every schedule (data-tiled matmuls,
+    batched, im2col convolutions, fused rows), 1 or 2 threads: numpy's or
+    torch's results in float64, relative to the largest entry."""
+    import torch
+
+    from mo import functional as F
+
+    rng = np.random.default_rng(1000 + seed)
+    compiler.set_num_threads(int(rng.integers(1, 3)))
+    try:
+        kind = seed % 4
+        if kind == 0:
+            m, k, n = (int(v) for v in rng.integers(1, 300, 3))
+            run = compilation.compile(lambda a, b: a @ b)(L("m" if seed % 8 else m, k), L(k, n))
+            args = [rng.standard_normal((m, k), np.float32),
+                    rng.standard_normal((k, n), np.float32)]
+            ref = args[0].astype(np.float64) @ args[1]
+        elif kind == 1:
+            h, m, k, n = (int(v) for v in rng.integers(1, 130, 4))
+            shape_a, shape_b = (2, h % 5 + 1, m, k), (2, h % 5 + 1, k, n)
+            run = compilation.compile(lambda a, b: a @ b)(L(*shape_a), L(*shape_b))
+            args = [rng.standard_normal(shape_a, np.float32),
+                    rng.standard_normal(shape_b, np.float32)]
+            ref = args[0].astype(np.float64) @ args[1]
+        elif kind == 2:
+            h, w, c, f = (int(v) for v in rng.integers(3, 40, 4))
+            s, kk = int(rng.integers(1, 3)), int(rng.integers(1, 4))
+            run = compilation.compile(lambda x, wt: F.conv2d(x, wt, stride=s))(
+                L(1, h, w, c), L(kk, kk, c, f))
+            args = [rng.standard_normal((1, h, w, c), np.float32),
+                    rng.standard_normal((kk, kk, c, f), np.float32)]
+            ref = torch.nn.functional.conv2d(
+                torch.from_numpy(args[0]).permute(0, 3, 1, 2).double(),
+                torch.from_numpy(args[1]).permute(3, 2, 0, 1).double(),
+                stride=s).permute(0, 2, 3, 1).numpy()
+        else:
+            r, c = (int(v) for v in rng.integers(1, 700, 2))
+            ones, zeros = np.ones(c, np.float32), np.zeros(c, np.float32)
+            run = compilation.compile(lambda x: F.softmax(x * 2.0) + F.layer_norm(
+                x, F.constant(ones), F.constant(zeros), 1e-5))(L(r, c))
+            x = rng.standard_normal((r, c), np.float32)
+            args = [x]
+            e = np.exp(2 * x - (2 * x).max(-1, keepdims=True))
+            mean = x.mean(-1, keepdims=True)
+            var = ((x - mean) ** 2).mean(-1, keepdims=True)
+            ref = e / e.sum(-1, keepdims=True) + (x - mean) / np.sqrt(var + 1e-5)
+        out = run(*args).to_numpy()
+        assert np.abs(out - ref).max() <= 1e-4 * max(1.0, np.abs(ref).max())
+    finally:
+        compiler.set_num_threads(None)
