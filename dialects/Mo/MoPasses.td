@@ -262,4 +262,41 @@ def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def MoWriteResultsInPlace
+    : Pass<"mo-write-results-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Reshapes of a result moved onto the buffer it is written to";
+  let description = [{
+    A result computed in another shape than the caller's buffer (unit dims
+    folded away, `[1, 56, 56, 64]` computed as `[56, 56, 64]`) reaches
+    `bufferization.materialize_in_destination` through a `tensor.expand_shape`,
+    which empty-tensor elimination does not look through: the result is
+    computed in a temporary and copied out. This pass reshapes the destination
+    buffer instead, so the kernel writes the caller's memory.
+
+    ```mlir
+    %e = tensor.expand_shape %r [[0, 1], [2]] ... : tensor<56x64xf32> into tensor<1x56x64xf32>
+    bufferization.materialize_in_destination %e in restrict writable %out
+    ```
+    becomes
+    ```mlir
+    %c = memref.collapse_shape %out [[0, 1], [2]] : memref<1x56x64xf32> into memref<56x64xf32>
+    bufferization.materialize_in_destination %r in restrict writable %c
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def MoExpandStridedCopies
+    : Pass<"mo-expand-strided-copies", "::mlir::func::FuncOp"> {
+  let summary = "memref.copy between non-contiguous views as a linalg.copy";
+  let description = [{
+    `finalize-memref-to-llvm` turns a copy between contiguous buffers into a
+    `memcpy` and any other into a call of the runtime's generic `memrefCopy`,
+    which moves one element per `memcpy` call (a padded image's interior, a
+    tile of an output). Those copies become `linalg.copy`, lowered to loops
+    that LLVM vectorizes along the innermost, unit-stride dim.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // MO_PASSES_TD

@@ -117,3 +117,33 @@ func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor
   %r = linalg.batch_matmul ins(%a, %b : tensor<8x128x64xf32>, tensor<8x64x128xf32>) outs(%c : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
   return %r : tensor<8x128x128xf32>
 }
+
+// -----
+
+// The direct convolution: the threads split the rows of output pixels; a
+// tile of 8 pixels x 32 channels is one accumulator carried in registers
+// through the window (kh, kw) and the input channels (16 a step), each step
+// an 8 x 16 by 16 x 32 contraction of the input as it is and the filter's
+// rows. At the end, 32-wide FMAs of broadcast input elements, no element
+// stored alone.
+// CHECK-LABEL: func.func @conv
+// CHECK: scf.forall (%{{.+}}) in (56)
+// CHECK: scf.for %{{.+}} step %c8
+// CHECK: scf.for %{{.+}} step %c32
+// CHECK: scf.for {{.+}} to %c3 {{.+}} -> (vector<1x8x32xf32>)
+// CHECK: scf.for {{.+}} to %c3 {{.+}} -> (vector<1x8x32xf32>)
+// CHECK: scf.for {{.+}} step %c16 {{.+}} -> (vector<1x8x32xf32>)
+// CHECK: vector.contract {{.+}} : vector<8x16xf32>, vector<16x32xf32> into vector<8x32xf32>
+// CHECK-NOT: linalg.conv
+// LLVM-LABEL: llvm.func @conv
+// LLVM: omp.parallel
+// LLVM-NOT: llvm.store {{.+}} : f32, !llvm.ptr
+// LLVM: llvm.intr.fmuladd{{.+}} : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x56x56x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  return %r : tensor<1x56x56x64xf32>
+}

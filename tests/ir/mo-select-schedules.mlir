@@ -212,17 +212,13 @@ func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor
 
 // -----
 
-// A 2-D convolution (NHWC, HWCF) as im2col times the filter as a matrix:
-// the window gather is a copy, the product a data-tiled matmul.
+// A 2-D convolution (NHWC, HWCF) whose output rows divide a register tile
+// is computed directly: tiles of pixels by channels (8 x 32 on AVX-512,
+// 4 x 16 on AVX2), 16 input channels a step.
 // AVX512-LABEL: func.func @conv
-// AVX512: %[[W:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<1x58x58x64xf32>) outs(%{{.+}} : tensor<1x56x56x3x3x64xf32>)
-// AVX512: %[[L:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x56x56x3x3x64xf32> into tensor<3136x576xf32>
-// AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
-// AVX512: linalg.pack %[[L]] {{.+}} -> tensor<392x576x8x1xf32>
-// AVX512: linalg.pack %[[R]] {{.+}} -> tensor<2x576x32x1xf32>
-// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
-// AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 56, 56, 64] : tensor<3136x64xf32> into tensor<1x56x56x64xf32>
-// AVX512-NOT: linalg.conv_2d
+// AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [8, 32, 16]}
+// AVX2-LABEL: func.func @conv
+// AVX2: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [4, 16, 16]}
 func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x56x56x64xf32>
@@ -230,4 +226,26 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
   return %r : tensor<1x56x56x64xf32>
+}
+
+// -----
+
+// Rows of 13 pixels divide no register tile: im2col times the filter as a
+// matrix, the window gather a copy, the product a data-tiled (padded) matmul.
+// AVX512-LABEL: func.func @conv_ragged
+// AVX512: %[[W:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<1x15x15x64xf32>) outs(%{{.+}} : tensor<1x13x13x3x3x64xf32>)
+// AVX512: %[[L:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x13x13x3x3x64xf32> into tensor<169x576xf32>
+// AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
+// AVX512: linalg.pack %[[L]] {{.+}} -> tensor<22x576x8x1xf32>
+// AVX512: linalg.pack %[[R]] {{.+}} -> tensor<2x576x32x1xf32>
+// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [1, 2, 16, 256]}}
+// AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 13, 13, 64] : tensor<169x64xf32> into tensor<1x13x13x64xf32>
+// AVX512-NOT: linalg.conv_2d
+func.func @conv_ragged(%x: tensor<1x15x15x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x13x13x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x13x13x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x13x13x64xf32>) -> tensor<1x13x13x64xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x15x15x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x13x13x64xf32>) -> tensor<1x13x13x64xf32>
+  return %r : tensor<1x13x13x64xf32>
 }

@@ -67,6 +67,45 @@ def test_batch_matmul_matches_numpy(threads, lhs, rhs):
     assert np.abs(run(a, b).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
 
 
+# (input NHWC as staged, filter KH KW C F, stride, dilation, padding, batch
+# to run with): the direct schedule (rows of pixels that divide a register
+# tile, channels in halves of one) and, where they do not, im2col.
+CONVS = [
+    ((1, 56, 56, 64), (3, 3, 64, 64), 1, 1, 1, 1),     # w6: direct, 8 x 32
+    (("n", 16, 16, 12), (3, 3, 12, 48), 1, 1, 1, 3),   # run-time batch, 4 channels a step
+    ((2, 29, 29, 16), (3, 3, 16, 32), 2, 1, 0, 2),     # stride 2: 14-pixel rows
+    ((1, 20, 20, 8), (3, 3, 8, 16), 1, 2, 2, 1),       # dilation 2
+    ((1, 15, 15, 64), (3, 3, 64, 64), 1, 1, 0, 1),     # 13-pixel rows: im2col
+    ((1, 12, 12, 3), (5, 5, 3, 32), 1, 1, 2, 1),       # 3 input channels: im2col
+]
+
+
+@pytest.mark.parametrize("x,w,stride,dilation,pad,batch", CONVS,
+                         ids=[f"{x}x{w}s{s}d{d}" for x, w, s, d, _, _ in CONVS])
+def test_conv_matches_torch(threads, x, w, stride, dilation, pad, batch):
+    """conv2d + bias + relu against torch in float64."""
+    import torch
+
+    from mo import functional as F
+
+    def conv(x, wt, b):
+        return F.relu(F.conv2d(x, wt, stride=stride, dilation=dilation,
+                               padding=(pad,) * 4, bias=b))
+
+    run = compilation.compile(conv)(L(*x), L(*w), L(w[3]))
+    rng = np.random.default_rng(7)
+    xs = rng.standard_normal((batch,) + tuple(x[1:]), np.float32)
+    ws = (rng.standard_normal(w) / np.sqrt(w[0] * w[1] * w[2])).astype(np.float32)
+    bs = rng.standard_normal(w[3], np.float32)
+    ref = torch.relu(torch.nn.functional.conv2d(
+        torch.from_numpy(xs).permute(0, 3, 1, 2).double(),
+        torch.from_numpy(ws).permute(3, 2, 0, 1).double(), torch.from_numpy(bs).double(),
+        stride=stride, dilation=dilation, padding=pad)).permute(0, 2, 3, 1).numpy()
+    out = run(xs, ws, bs).to_numpy()
+    assert out.shape == ref.shape
+    assert np.abs(out - ref).max() <= 1e-5 * np.abs(ref).max()
+
+
 def test_mlp_layer_with_epilogue(threads):
     """x @ W + b, relu: the packed matmul's result feeds a fused epilogue."""
     from mo import functional as F
@@ -301,7 +340,7 @@ def test_scheduled_kernels_from_several_threads():
 @pytest.mark.parametrize("seed", range(16))
 def test_random_shapes_match_references(seed):
     """Seeded random shapes through every schedule (data-tiled matmuls,
-    batched, im2col convolutions, fused rows), 1 or 2 threads: numpy's or
+    batched, direct and im2col convolutions, fused rows), 1 or 2 threads: numpy's or
     torch's results in float64, relative to the largest entry."""
     import torch
 

@@ -47,14 +47,16 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
                 .str());
   // Outputs are written in place, temporaries freed; a loop (mo.while) may
   // carry a new buffer from one iteration to the next.
-  add(pm, "eliminate-empty-tensors,"
+  add(pm, "func.func(mo-write-results-in-place),"
+          "eliminate-empty-tensors,"
           "one-shot-bufferize{bufferize-function-boundaries "
           "function-boundary-type-conversion=identity-layout-map "
           "allow-return-allocs-from-loops},"
           // In-place slice updates leave self-copies of equal subviews.
           "cse,canonicalize,"
           "buffer-deallocation-pipeline,"
-          "convert-bufferization-to-memref");
+          "convert-bufferization-to-memref,"
+          "func.func(mo-expand-strided-copies)");
 }
 
 void mo::buildCpuCodegenPipeline(OpPassManager &pm,

@@ -224,6 +224,44 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// A 2-D f32 convolution (NHWC input, HWCF filter, output filled with a
+/// constant) computed directly: each thread takes rows of output pixels,
+/// each register tile is `tw` pixels of a row by `tf` output channels (the
+/// matmul's accumulator tile), accumulated over the window and the input
+/// channels in steps of `tc`; an input element is broadcast, a filter row
+/// read as is, so neither operand is repacked.
+LogicalResult directConv(linalg::Conv2DNhwcHwcfOp op, const Target &target) {
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  auto fType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+  auto inType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  Type f32 = Float32Type::get(op.getContext());
+  if (!op.hasPureTensorSemantics() || !op.getDpsInits()[0].getDefiningOp<linalg::FillOp>() ||
+      inType.getElementType() != f32 || fType.getElementType() != f32 ||
+      outType.getElementType() != f32 || !fType.hasStaticShape() ||
+      ShapedType::isDynamic(outType.getDimSize(2)))
+    return failure();
+  auto [m0, n0] = target.matmulTile();
+  int64_t ow = outType.getDimSize(2), f = fType.getDimSize(3), c = fType.getDimSize(2);
+  // Pixels: the largest row tile down to half the register tile that
+  // divides the row; channels: the accumulator's width, or half of it.
+  // (Other shapes take im2col, whose packs pad.)
+  int64_t tw = 0;
+  for (int64_t t = m0; t >= std::max<int64_t>(1, m0 / 2) && !tw; --t)
+    if (ow % t == 0)
+      tw = t;
+  int64_t tf = f % n0 == 0 ? n0 : (f % (n0 / 2) == 0 ? n0 / 2 : 0);
+  if (!tw || !tf || c < 4)
+    return failure();
+  int64_t tc = c;
+  for (int64_t t : {16, 8, 4})
+    if (c % t == 0 && c > t) {
+      tc = t;
+      break;
+    }
+  op->setAttr(kScheduleAttr, schedule(op.getContext(), "conv", {tw, tf, tc}));
+  return success();
+}
+
+/// A 2-D f32 convolution (NHWC input, HWCF filter, output filled with a
 /// constant) as an implicit GEMM made explicit: the input's windows
 /// gathered into a [N*OH*OW, KH*KW*C] matrix (im2col, a copy LLVM
 /// vectorizes along the channels), times the filter as a [KH*KW*C, F]
@@ -421,7 +459,8 @@ struct MoSelectSchedulesPass
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation().walk([&](linalg::Conv2DNhwcHwcfOp op) { convs.push_back(op); });
     for (linalg::Conv2DNhwcHwcfOp op : convs)
-      (void)im2colConv(rewriter, op);
+      if (failed(directConv(op, target)))
+        (void)im2colConv(rewriter, op);
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))

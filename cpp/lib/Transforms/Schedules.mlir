@@ -69,6 +69,38 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // linalg.conv_2d_nhwc_hwcf computed directly: the threads split the
+  // (n, oh) rows of output pixels; a register tile is `tw` pixels by `tf`
+  // channels, its accumulator kept in registers across the window (kh, kw)
+  // and the input channels (steps of `tc`), each step a 1-D convolution
+  // vectorized as outer products.
+  transform.named_sequence @mo_conv(
+      %func: !transform.any_op {transform.readonly},
+      %conv: !transform.any_op {transform.consumed},
+      %tw: !transform.param<i64> {transform.readonly},
+      %tf: !transform.param<i64> {transform.readonly},
+      %tc: !transform.param<i64> {transform.readonly}) {
+    %fill = transform.get_producer_of_operand %conv[2]
+        : (!transform.any_op) -> !transform.any_op
+    %t1, %forall = transform.structured.tile_using_forall %conv tile_sizes [1, 1, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %l2:2 = transform.structured.tile_using_for %t1 tile_sizes [0, 0, %tw, %tf]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t3, %l3:3 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 0, 1, 1, %tc]
+        : (!transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %fill2, %lf:2 = transform.structured.tile_using_for %fill1 tile_sizes [0, 0, %tw, %tf]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t4 = transform.structured.decompose %t3 : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %t4 : !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.yield
+  }
+
   // linalg.pack / linalg.unpack between rank 3 and rank 5 (a batch dim
   // first): as @mo_relayout, the batch tiled by `tile0` (1).
   transform.named_sequence @mo_relayout_batched(
