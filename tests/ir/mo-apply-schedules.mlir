@@ -147,3 +147,24 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
       ins(%x, %w : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
   return %r : tensor<1x56x56x64xf32>
 }
+
+// -----
+
+// Few rows: the threads split the columns, and inside each thread's k
+// blocks of 256 a 16-tile panel of B is packed (4 k steps a vector), then
+// every row tile's 8 x 32 accumulator runs over it.
+// CHECK-LABEL: func.func @wide
+// CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<8x32x8x32xf32>)
+// CHECK: scf.for %{{.+}} step %c256
+// CHECK: scf.for %{{.+}} to %c16 step %c1 iter_args(%{{.+}}) -> (tensor<16x256x32x1xf32>)
+// CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<16x256x32x1xf32>
+// CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x8x32xf32>)
+// CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
+// CHECK-NOT: linalg.pack
+func.func @wide(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<64x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  return %r : tensor<64x1024xf32>
+}

@@ -48,9 +48,12 @@ func.func @ragged(%a: tensor<?x1000xf32>, %b: tensor<1000x1000xf32>) -> tensor<?
 
 // -----
 
-// Few rows (an MLP layer at batch 64): the threads split the columns.
+// Few rows (an MLP layer at batch 64): the threads split the columns, and
+// each packs B's cache blocks as they are needed (the pack fused into the
+// mmt4d's tiles, not scheduled on its own).
 // AVX512-LABEL: func.func @wide
-// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [1, 2, 16, 256]}}
+// AVX512: %[[B:.+]] = linalg.pack %arg1 {{.+}} {mo.fused_into = [[G:[0-9]+]] : i64} : tensor<1024x1024xf32> -> tensor<32x1024x32x1xf32>
+// AVX512: linalg.mmt4d {mo.schedule = {fuse = [[G]] : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}} ins(%{{.+}}, %[[B]] :
 func.func @wide(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<64x1024xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x1024xf32>
@@ -238,7 +241,7 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 // AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
 // AVX512: linalg.pack %[[L]] {{.+}} -> tensor<22x576x8x1xf32>
 // AVX512: linalg.pack %[[R]] {{.+}} -> tensor<2x576x32x1xf32>
-// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [1, 2, 16, 256]}}
+// AVX512: linalg.mmt4d {mo.schedule = {fuse = 0 : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}}
 // AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 13, 13, 64] : tensor<169x64xf32> into tensor<1x13x13x64xf32>
 // AVX512-NOT: linalg.conv_2d
 func.func @conv_ragged(%x: tensor<1x15x15x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x13x13x64xf32> {

@@ -98,12 +98,27 @@ DictionaryAttr schedule(MLIRContext *ctx, StringRef kind,
   return schedule(ctx, kind, Builder(ctx).getI64ArrayAttr(sizes));
 }
 
+static constexpr StringLiteral kFusedIntoAttr = "mo.fused_into";
+
+/// Records `record` on `root` with `fuse = group`, and tags `members` as
+/// fused into `root`'s tiles: its sequence gets them as one handle, last
+/// parameter, and fuses them.
+void scheduleFused(Operation *root, DictionaryAttr record, ArrayRef<Operation *> members,
+                   int64_t group) {
+  Builder b(root->getContext());
+  NamedAttrList entries(record);
+  entries.set("fuse", b.getI64IntegerAttr(group));
+  root->setAttr(kScheduleAttr, entries.getDictionary(root->getContext()));
+  for (Operation *op : members)
+    op->setAttr(kFusedIntoAttr, b.getI64IntegerAttr(group));
+}
+
 /// An f32 matmul or batch_matmul (C = A B, C filled with a constant) as the
 /// data-tiled pack A, pack B -> (batch_)mmt4d -> unpack, each step with its
 /// schedule. A batch is one more outer dim of every operand, which the
 /// threads split first.
 LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
-                             const Target &target, int64_t threads) {
+                             const Target &target, int64_t threads, int64_t &group) {
   bool batched = isa<linalg::BatchMatmulOp>(op.getOperation());
   if (!op.hasPureTensorSemantics() ||
       (!batched && cast<linalg::MatmulOp>(op.getOperation()).hasUserDefinedMaps()) ||
@@ -198,6 +213,12 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                   {builder.getI64ArrayAttr({threadsB, threadsM, threadsN}),
                                    builder.getI64IntegerAttr(16),
                                    builder.getI64IntegerAttr(256)})));
+  else if (threadsM == 1)
+    // Each thread packs B's panels as its cache blocks need them (B read
+    // once, its packed panel reused from cache): the threads' columns
+    // are disjoint, so no panel is packed twice.
+    scheduleFused(product, schedule(ctx, "mmt4d_pack_rhs", {threadsN, 16, 256, n0}),
+                  {packB}, group++);
   else
     product->setAttr(kScheduleAttr,
                      schedule(ctx, "mmt4d", {threadsM, threadsN, 16, 256}));
@@ -217,7 +238,8 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                     schedule(ctx, batched ? "relayout_batched" : "relayout", sizes));
   };
   relayout(packA, {1, 8}, {1, 8, m0, 1});
-  relayout(packB, {1, 4}, {1, 4, n0, 1});
+  if (!packB->hasAttr(kFusedIntoAttr))
+    relayout(packB, {1, 4}, {1, 4, n0, 1});
   relayout(unpack, {m0, n0}, {1, 1, m0, n0});
   rewriter.replaceOp(op, unpack.getResult());
   return success();
@@ -327,8 +349,6 @@ FailureOr<linalg::MatmulOp> im2colConv(RewriterBase &rewriter,
   return matmul;
 }
 
-static constexpr StringLiteral kFusedIntoAttr = "mo.fused_into";
-
 /// A linalg op no schedule has claimed, of elementwise, broadcast or
 /// reduction form (every map a projected permutation), with 2^16 or more
 /// iterations (or a count known only at run time) and no empty loop.
@@ -416,13 +436,10 @@ LogicalResult fuseRows(linalg::GenericOp root, int64_t group) {
   // against 0.12 s for a layer_norm).
   SmallVector<int64_t> tiles(root.getNumLoops(), 0);
   tiles[0] = 2;
-  DictionaryAttr record = schedule(root->getContext(), "fused_rows",
-                                   b.getArrayAttr({b.getI64ArrayAttr(tiles)}));
-  NamedAttrList entries(record);
-  entries.set("fuse", b.getI64IntegerAttr(group));
-  root->setAttr(kScheduleAttr, entries.getDictionary(root->getContext()));
-  for (Operation *op : chain)
-    op->setAttr(kFusedIntoAttr, b.getI64IntegerAttr(group));
+  scheduleFused(root,
+                schedule(root->getContext(), "fused_rows",
+                         b.getArrayAttr({b.getI64ArrayAttr(tiles)})),
+                chain, group);
   return success();
 }
 
@@ -466,12 +483,12 @@ struct MoSelectSchedulesPass
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
         matmuls.push_back(op);
     });
+    int64_t group = 0;
     for (linalg::LinalgOp op : matmuls)
-      (void)dataTileMatmul(rewriter, op, target, threads);
+      (void)dataTileMatmul(rewriter, op, target, threads, group);
     // Consumers first, so that a chain is claimed by its last kernel.
     SmallVector<linalg::GenericOp> generics;
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    int64_t group = 0;
     for (linalg::GenericOp op : llvm::reverse(generics))
       if (succeeded(fuseRows(op, group)))
         ++group;

@@ -39,6 +39,51 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // @mo_mmt4d with the threads splitting the columns only, and the pack of
+  // B (`%pack`) fused into the cache blocks: each block of B packed right
+  // before the row tiles use it, from cache (B read once from memory).
+  transform.named_sequence @mo_mmt4d_pack_rhs(
+      %func: !transform.any_op {transform.readonly},
+      %mm: !transform.any_op {transform.consumed},
+      %threads_n: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly},
+      %n0: !transform.param<i64> {transform.readonly},
+      %pack: !transform.any_op {transform.consumed}) {
+    %fill = transform.get_producer_of_operand %mm[2]
+        : (!transform.any_op) -> !transform.any_op
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %t1, %forall = transform.structured.tile_using_forall %mm
+        num_threads [%one, %threads_n]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op)
+    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %pack1, %f2 = transform.structured.fuse_into_containing_op %pack into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %l2:2 = transform.structured.tile_using_for %t1
+        tile_sizes [0, %cache_n, %cache_k, 0, 0, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %pack2, %l = transform.structured.fuse_into_containing_op %pack1 into %l2#1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %pack3, %lp:2 = transform.structured.tile_using_for %pack2 tile_sizes [1, 4]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+    transform.structured.vectorize %pack3 vector_sizes [%one, %four, %n0, %one]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+          !transform.param<i64>, !transform.param<i64>
+    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [1, 1, 0, 0, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 1, 0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %fill2, %lf:2 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %t4 : !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.yield
+  }
+
   // linalg.batch_mmt4d: as @mo_mmt4d, one more outer (batch) dim, which
   // the threads split first (`threads`: one count per outer dim).
   transform.named_sequence @mo_batch_mmt4d(
