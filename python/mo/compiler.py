@@ -308,6 +308,7 @@ class Executable:
 
     def __init__(self, module, opt_level: int = 2, custom_extensions: Sequence[Any] = ()) -> None:
         from mo._mlir import ir
+        from mo._mlir._mlir_libs import _moDialects
         from mo._mlir.execution_engine import ExecutionEngine
 
         start = time.perf_counter()
@@ -337,9 +338,8 @@ class Executable:
         runtime = [_openmp_runtime()] if self.num_threads > 1 else []
         with _context.context():
             try:
-                self._engine = ExecutionEngine(
-                    lowered, opt_level=opt_level,
-                    shared_libs=[_native_library(), *runtime, *libraries])
+                self._engine = ExecutionEngine._CAPICreate(_moDialects.jit(
+                    lowered, opt_level, [_native_library(), *runtime, *libraries]))
             except (RuntimeError, ir.MLIRError) as e:
                 raise CompileError(f"code generation failed: {e}") from None
             address = self._engine.raw_lookup("_mlir_ciface_" + self.name)

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "mo-c/Dialects.h"
+#include "mo-c/Jit.h"
+
+#include "mlir-c/Bindings/Python/Interop.h"
 
 #include "mlir-c/IR.h"
 #include "mlir/Bindings/Python/Diagnostics.h"
@@ -161,6 +164,28 @@ static void populateModule(nb::module_ &m) {
         return acc.join();
       },
       "dim"_a, "The dim as written in a type: `batch * seq`.");
+
+  m.def(
+      "jit",
+      [](MlirModule module, int optLevel, const std::vector<std::string> &libraries) {
+        std::vector<MlirStringRef> paths;
+        for (const std::string &path : libraries)
+          paths.push_back(mlirStringRefCreate(path.data(), path.size()));
+        std::string error;
+        MlirExecutionEngine engine = moJitCreate(
+            module, optLevel, static_cast<int>(paths.size()), paths.data(),
+            [](MlirStringRef message, void *user) {
+              static_cast<std::string *>(user)->append(message.data, message.length);
+            },
+            &error);
+        if (mlirExecutionEngineIsNull(engine))
+          throw std::runtime_error(error);
+        return nb::steal<nb::object>(mlirPythonExecutionEngineToCapsule(engine));
+      },
+      "module"_a, "opt_level"_a, "shared_libs"_a,
+      "A capsule of an ExecutionEngine for `module` (mo's LLVM pipeline: "
+      "identical functions merged, then -O<opt_level>); "
+      "ExecutionEngine._CAPICreate wraps it.");
 
   m.def("register_dialects", [](MlirDialectRegistry registry) {
     moRegisterDialects(registry);

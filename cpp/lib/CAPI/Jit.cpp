@@ -1,0 +1,72 @@
+//===- Jit.cpp - mo's JIT: upstream's engine, mo's LLVM pipeline ----------===//
+//
+// What upstream's mlirExecutionEngineCreate does, with one more step before
+// LLVM's optimization pipeline: identical functions merged. The kernels of a
+// graph are OpenMP-outlined functions; a shape that recurs (four projections
+// of one size, three equal MLP layers) gives identical ones, which would
+// otherwise each be optimized and compiled (w7: 0.75 -> 0.55 s of LLVM).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mo-c/Jit.h"
+
+#include "mlir/CAPI/ExecutionEngine.h"
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Transforms/IPO/MergeFunctions.h"
+
+using namespace mlir;
+
+extern "C" MlirExecutionEngine moJitCreate(MlirModule module, int optLevel, int numPaths,
+                                           const MlirStringRef *sharedLibPaths,
+                                           MlirStringCallback onError, void *userData) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmParser();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  auto fail = [&](llvm::Error error) {
+    std::string message = llvm::toString(std::move(error));
+    onError(mlirStringRefCreate(message.data(), message.size()), userData);
+    return MlirExecutionEngine{nullptr};
+  };
+  ModuleOp op = unwrap(module);
+  MLIRContext &ctx = *op->getContext();
+  registerBuiltinDialectTranslation(ctx);
+  registerLLVMDialectTranslation(ctx);
+  registerOpenMPDialectTranslation(ctx);
+
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return fail(builder.takeError());
+  auto machine = builder->createTargetMachine();
+  if (!machine)
+    return fail(machine.takeError());
+  auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, machine->get());
+  auto transform = [&](llvm::Module *m) -> llvm::Error {
+    llvm::MergeFunctionsPass::runOnModule(*m);
+    return optimize(m);
+  };
+  SmallVector<StringRef> libraries;
+  for (int i = 0; i < numPaths; ++i)
+    libraries.push_back(unwrap(sharedLibPaths[i]));
+  ExecutionEngineOptions options;
+  options.transformer = transform;
+  options.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(optLevel);
+  options.sharedLibPaths = libraries;
+  auto engine = ExecutionEngine::create(op, options, std::move(*machine));
+  if (!engine)
+    return fail(engine.takeError());
+  return wrap(engine->release());
+}
