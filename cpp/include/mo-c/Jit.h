@@ -1,5 +1,6 @@
 /*===- mo-c/Jit.h - mo's JIT: upstream's engine, mo's LLVM pipeline -*- C -*-===*\
-|* An MLIR ExecutionEngine (upstream's ORC JIT) whose LLVM pipeline first     *|
+|* An MLIR ExecutionEngine (upstream's ORC JIT), 512-bit loops where the core  *|
+|* has them, whose LLVM pipeline first                                        *|
 |* merges identical functions: a graph's kernels of one shape (the q, k, v    *|
 |* projections of a transformer) are generated once.                          *|
 \*===----------------------------------------------------------------------===*/
