@@ -121,12 +121,6 @@ def _openmp_runtime() -> str | None:
     return path
 
 
-def _native_library() -> str:
-    from mo._mlir import _mlir_libs
-
-    return os.path.join(os.path.dirname(_mlir_libs.__file__), "libMoPythonCAPI.so")
-
-
 def _as_module(module):
     """A fresh module in mo's context (parsed from text, or cloned)."""
     from mo._mlir import ir
@@ -338,8 +332,9 @@ class Executable:
         runtime = [_openmp_runtime()] if self.num_threads > 1 else []
         with _context.context():
             try:
+                # mo's runtime is resolved inside the JIT (mo-c/Jit.h).
                 self._engine = ExecutionEngine._CAPICreate(_moDialects.jit(
-                    lowered, opt_level, [_native_library(), *runtime, *libraries]))
+                    lowered, opt_level, [*runtime, *libraries]))
             except (RuntimeError, ir.MLIRError) as e:
                 raise CompileError(f"code generation failed: {e}") from None
             address = self._engine.raw_lookup("_mlir_ciface_" + self.name)

@@ -122,17 +122,30 @@ def run_python(code: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("mo_first", [True, False])
 def test_imports_next_to_upstream_mlir(mo_first):
-    """mo and the upstream `mlir` bindings live in one process, in either order."""
+    """mo and the upstream `mlir` bindings live in one process, in either order,
+    each compiling (issue: upstream's Context aborted once mo had compiled)."""
+    # mo also compiles and runs a graph (its JIT loads libraries into the
+    # process: none may shadow upstream's C API), and upstream runs a pass.
     mo_part = (
         "from mo._mlir import ir as mo_ir\n"
         "with mo_ir.Context():\n"
         "    m = mo_ir.Module.parse('mo.graph @f(%x: !mo.tensor<[2], f32>) { mo.output }')\n"
         "    assert 'mo.graph' in str(m)\n"
+        "import numpy as np\n"
+        "from mo import compilation, functional as F\n"
+        "from mo.driver import CPU\n"
+        "from mo.dtype import DType\n"
+        "from mo.sharding import TensorLayout\n"
+        "run = compilation.compile(lambda x: F.exp(x) * 2.0)(\n"
+        "    TensorLayout(DType.float32, [3], CPU()))\n"
+        "assert np.allclose(run(np.zeros(3, np.float32)).to_numpy(), 2.0)\n"
     )
     upstream_part = (
         "import mlir.ir as up\n"
+        "from mlir.passmanager import PassManager\n"
         "with up.Context():\n"
-        "    up.Module.parse('func.func @g() { return }')\n"
+        "    g = up.Module.parse('func.func @g() { return }')\n"
+        "    PassManager.parse('builtin.module(canonicalize)').run(g.operation)\n"
         "    try:\n"
         "        up.Module.parse('mo.graph @f() { mo.output }')\n"
         "        raise SystemExit('upstream context must not know mo')\n"

@@ -11,6 +11,8 @@
 
 #include "mo-c/Jit.h"
 
+#include "../Runtime/MoRuntime.h"
+
 #include "mlir/CAPI/ExecutionEngine.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -21,6 +23,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
@@ -75,5 +78,20 @@ extern "C" MlirExecutionEngine moJitCreate(MlirModule module, int optLevel, int 
   auto engine = ExecutionEngine::create(op, options, std::move(*machine));
   if (!engine)
     return fail(engine.takeError());
+  // mo's runtime by address: its library stays out of the global scope.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    struct Table {
+      llvm::orc::MangleAndInterner &interner;
+      llvm::orc::SymbolMap map;
+    } table{interner, {}};
+    mo::forEachRuntimeSymbol(
+        [](const char *name, void *address, void *user) {
+          auto *t = static_cast<Table *>(user);
+          t->map[t->interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                       llvm::JITSymbolFlags::Exported};
+        },
+        &table);
+    return table.map;
+  });
   return wrap(engine->release());
 }

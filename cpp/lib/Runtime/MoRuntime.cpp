@@ -1,11 +1,13 @@
 //===- MoRuntime.cpp - functions JIT-compiled mo code calls ---------------===//
 //
 // Lowered code calls a few runtime functions (allocation, strided copies,
-// prints). They live in mo's own library, which the JIT is pointed at,
-// instead of MLIR's runner-utils libraries (which would pull in a second
-// MLIR).
+// prints). They live in mo's own library, which mo's JIT resolves by address
+// (forEachRuntimeSymbol), instead of MLIR's runner-utils libraries (which
+// would pull in a second MLIR).
 //
 //===----------------------------------------------------------------------===//
+
+#include "MoRuntime.h"
 
 #include "mlir-c/Support.h"
 
@@ -317,3 +319,29 @@ extern "C" MLIR_CAPI_EXPORTED _Float16 __truncdfbf2(double value) {
   // ties, as in most runtimes.
   return asReturned(floatToBF16Bits(static_cast<float>(value)));
 }
+
+//===----------------------------------------------------------------------===//
+// The symbol table
+//===----------------------------------------------------------------------===//
+
+namespace mlir::mo {
+void forEachRuntimeSymbol(void (*visit)(const char *name, void *address, void *user),
+                          void *user) {
+#define MO_SYMBOL(name) visit(#name, reinterpret_cast<void *>(&name), user);
+  MO_SYMBOL(_mlir_memref_to_llvm_alloc)
+  MO_SYMBOL(_mlir_memref_to_llvm_aligned_alloc)
+  MO_SYMBOL(_mlir_memref_to_llvm_free)
+  MO_SYMBOL(memrefCopy)
+  MO_SYMBOL(_mlir_ciface_moPrint_i8)
+  MO_SYMBOL(_mlir_ciface_moPrint_i16)
+  MO_SYMBOL(_mlir_ciface_moPrint_i32)
+  MO_SYMBOL(_mlir_ciface_moPrint_i64)
+  MO_SYMBOL(_mlir_ciface_moPrint_f16)
+  MO_SYMBOL(_mlir_ciface_moPrint_bf16)
+  MO_SYMBOL(_mlir_ciface_moPrint_f32)
+  MO_SYMBOL(_mlir_ciface_moPrint_f64)
+  MO_SYMBOL(__truncsfbf2)
+  MO_SYMBOL(__truncdfbf2)
+#undef MO_SYMBOL
+}
+} // namespace mlir::mo
