@@ -5,7 +5,8 @@ median time, the throughput (GFLOP/s, or GB/s of compulsory traffic), the
 fraction of the machine's f32 peak and the ratio to the best engine. Not a
 test: figures depend on the machine; the ratios carry.
 
-Threads are pinned for every engine before any of them starts its pool:
+mo's "first call" is a cold compile (an empty compile cache of the run's
+own). Threads are pinned for every engine before any of them starts its pool:
 OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS, MO_NUM_THREADS and
 torch.set_num_threads all get --threads (default: every core). The peak is
 measured here with an FMA loop compiled by the system C compiler (12
@@ -267,6 +268,8 @@ def main() -> int:
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                 "MO_NUM_THREADS"):
         os.environ[var] = str(args.threads)
+    # mo's first call is a cold compile: an empty compile cache of its own.
+    os.environ["MO_CACHE_DIR"] = tempfile.mkdtemp(prefix="mo-cache-")
     import numpy as np
 
     engines = [NumpyOps()]

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from mo import _context
+from mo import _cache, _context
 from mo.graph.type import TensorType
 
 __all__ = ["CompileError", "Executable", "WeightSpec", "lower", "num_threads",
@@ -301,9 +301,7 @@ class Executable:
     """
 
     def __init__(self, module, opt_level: int = 2, custom_extensions: Sequence[Any] = ()) -> None:
-        from mo._mlir import ir
         from mo._mlir._mlir_libs import _moDialects
-        from mo._mlir.execution_engine import ExecutionEngine
 
         start = time.perf_counter()
 
@@ -318,26 +316,39 @@ class Executable:
         self._inspect_entry(lowered)
         self.num_threads = num_threads()
         codegen = f"mo-cpu-codegen{{num-threads={self.num_threads}"
-        try:
-            _run_pipeline(lowered, codegen + "}")
-        except CompileError as e:
-            # A schedule that cannot be carried out costs speed, not the
-            # graph: it compiles again with every op as loops (and an error
-            # that is not the schedules' is raised from there).
-            lowered, libraries, _ = lowered_to_linalg()
-            _run_pipeline(lowered, codegen + " schedules=0}")
-            warnings.warn(f"{self.name}: the CPU schedules failed, compiled without them "
-                          f"(slower code): {str(e).splitlines()[-1]}", RuntimeWarning,
-                          stacklevel=2)
-        runtime = [_openmp_runtime()] if self.num_threads > 1 else []
-        with _context.context():
+        key = _cache.key_parts(str(lowered), codegen + "}", opt_level)
+        hit = _cache.load(key)
+        self.cache_hit = hit is not None
+        if hit is not None:
+            obj, warned = hit
+            for message in warned:
+                warnings.warn(message, RuntimeWarning, stacklevel=2)
+        else:
+            warned = []
             try:
-                # mo's runtime is resolved inside the JIT (mo-c/Jit.h).
-                self._engine = ExecutionEngine._CAPICreate(_moDialects.jit(
-                    lowered, opt_level, [*runtime, *libraries]))
-            except (RuntimeError, ir.MLIRError) as e:
-                raise CompileError(f"code generation failed: {e}") from None
-            address = self._engine.raw_lookup("_mlir_ciface_" + self.name)
+                _run_pipeline(lowered, codegen + "}")
+            except CompileError as e:
+                # A schedule that cannot be carried out costs speed, not the
+                # graph: it compiles again with every op as loops (and an
+                # error that is not the schedules' is raised from there).
+                lowered, libraries, _ = lowered_to_linalg()
+                _run_pipeline(lowered, codegen + " schedules=0}")
+                warned.append(f"{self.name}: the CPU schedules failed, compiled without "
+                              f"them (slower code): {str(e).splitlines()[-1]}")
+                warnings.warn(warned[-1], RuntimeWarning, stacklevel=2)
+            with _context.context():
+                try:
+                    obj = _moDialects.jit_compile(lowered, opt_level)
+                except RuntimeError as e:
+                    raise CompileError(f"code generation failed: {e}") from None
+            _cache.store(key, obj, warned)
+        runtime = [_openmp_runtime()] if self.num_threads > 1 else []
+        try:
+            # mo's runtime is resolved inside the loader (mo-c/Jit.h).
+            self._jit = _moDialects.Jit(obj, [*runtime, *libraries])
+        except RuntimeError as e:
+            raise CompileError(f"linking the generated code failed: {e}") from None
+        address = self._jit.lookup("_mo_packed_" + self.name)
         if not address:
             raise CompileError(f"the entry function {self.name!r} was not generated")
         # The packed wrapper: void(void **args), the status stored through

@@ -8,7 +8,6 @@
 #include "mo-c/Dialects.h"
 #include "mo-c/Jit.h"
 
-#include "mlir-c/Bindings/Python/Interop.h"
 
 #include "mlir-c/IR.h"
 #include "mlir/Bindings/Python/Diagnostics.h"
@@ -108,6 +107,12 @@ struct ChainType : PyConcreteType<ChainType> {
   }
 };
 
+/// Owns a linked object; its code lives as long as this does.
+struct JitHandle {
+  MoJit *jit;
+  ~JitHandle() { moJitDestroy(jit); }
+};
+
 static void populateModule(nb::module_ &m) {
   TensorType::bind(m);
   BufferType::bind(m);
@@ -166,26 +171,65 @@ static void populateModule(nb::module_ &m) {
       "dim"_a, "The dim as written in a type: `batch * seq`.");
 
   m.def(
-      "jit",
-      [](MlirModule module, int optLevel, const std::vector<std::string> &libraries) {
-        std::vector<MlirStringRef> paths;
-        for (const std::string &path : libraries)
-          paths.push_back(mlirStringRefCreate(path.data(), path.size()));
-        std::string error;
-        MlirExecutionEngine engine = moJitCreate(
-            module, optLevel, static_cast<int>(paths.size()), paths.data(),
-            [](MlirStringRef message, void *user) {
-              static_cast<std::string *>(user)->append(message.data, message.length);
+      "host_target",
+      [] {
+        std::string text;
+        moJitHostTarget(
+            [](MlirStringRef part, void *user) {
+              static_cast<std::string *>(user)->append(part.data, part.length);
             },
-            &error);
-        if (mlirExecutionEngineIsNull(engine))
-          throw std::runtime_error(error);
-        return nb::steal<nb::object>(mlirPythonExecutionEngineToCapsule(engine));
+            &text);
+        return text;
       },
-      "module"_a, "opt_level"_a, "shared_libs"_a,
-      "A capsule of an ExecutionEngine for `module` (mo's LLVM pipeline: "
-      "identical functions merged, then -O<opt_level>); "
-      "ExecutionEngine._CAPICreate wraps it.");
+      "The triple, CPU and features code is generated for.");
+  m.def(
+      "jit_compile",
+      [](MlirModule module, int optLevel) {
+        struct Out {
+          std::string object, error;
+        } out;
+        bool ok = moJitCompile(
+            module, optLevel,
+            [](MlirStringRef bytes, void *user) {
+              static_cast<Out *>(user)->object.assign(bytes.data, bytes.length);
+            },
+            [](MlirStringRef message, void *user) {
+              static_cast<Out *>(user)->error.append(message.data, message.length);
+            },
+            &out);
+        if (!ok)
+          throw std::runtime_error(out.error);
+        return nb::bytes(out.object.data(), out.object.size());
+      },
+      "module"_a, "opt_level"_a,
+      "The object file of an LLVM-dialect module (mo-c/Jit.h: packed "
+      "wrappers `_mo_packed_<f>`, identical functions merged, -O<opt_level>).");
+  nb::class_<JitHandle>(m, "Jit", "An object file linked into the process.")
+      .def(
+          "__init__",
+          [](JitHandle *self, nb::bytes object, const std::vector<std::string> &libraries) {
+            std::vector<MlirStringRef> paths;
+            for (const std::string &path : libraries)
+              paths.push_back(mlirStringRefCreate(path.data(), path.size()));
+            std::string error;
+            MoJit *jit = moJitLoad(
+                object.c_str(), object.size(), static_cast<int>(paths.size()), paths.data(),
+                [](MlirStringRef message, void *user) {
+                  static_cast<std::string *>(user)->append(message.data, message.length);
+                },
+                &error);
+            if (!jit)
+              throw std::runtime_error(error);
+            new (self) JitHandle{jit};
+          },
+          "object"_a, "shared_libs"_a)
+      .def(
+          "lookup",
+          [](JitHandle &self, const std::string &name) {
+            return reinterpret_cast<uintptr_t>(
+                moJitLookup(self.jit, mlirStringRefCreate(name.data(), name.size())));
+          },
+          "name"_a, "The symbol's address, 0 if the object has none.");
 
   m.def("register_dialects", [](MlirDialectRegistry registry) {
     moRegisterDialects(registry);

@@ -11,3 +11,18 @@ def ctx():
 
     with ir.Context() as context, ir.Location.unknown():
         yield context
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_compile_cache(tmp_path_factory):
+    """The suite compiles into a cache of its own (not the user's ~/.cache/mo),
+    empty at the start, so that every graph is compiled at least once."""
+    import os
+
+    previous = os.environ.get("MO_CACHE_DIR")
+    os.environ["MO_CACHE_DIR"] = str(tmp_path_factory.mktemp("mo-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("MO_CACHE_DIR", None)
+    else:
+        os.environ["MO_CACHE_DIR"] = previous

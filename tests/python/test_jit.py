@@ -1,6 +1,7 @@
-"""mo's JIT (`_moDialects.jit`, mo-c/Jit.h): upstream's ExecutionEngine with
-identical functions merged before LLVM's pipeline. A merged function must
-still be found by name and compute what it computed."""
+"""mo's code generator and loader (`_moDialects.jit_compile` / `Jit`,
+mo-c/Jit.h): an LLVM-dialect module to an object file (identical functions
+merged, packed wrappers added), linked into the process with ORC. A merged
+function must still be found by name and compute what it computed."""
 
 import ctypes
 
@@ -9,24 +10,24 @@ import pytest
 from mo import _context
 from mo._mlir import ir
 from mo._mlir._mlir_libs import _moDialects
-from mo._mlir.execution_engine import ExecutionEngine
 
 # Two identical functions (as a graph's kernels of one shape are) and one
-# that differs; each with a C interface, so each has a name to look up.
+# that differs; each a C interface (`_mlir_ciface_`), so each gets a packed
+# wrapper.
 MODULE = """
-llvm.func @scale_a(%x: i64) -> i64 attributes {llvm.emit_c_interface} {
+llvm.func @_mlir_ciface_scale_a(%x: i64) -> i64 {
   %c = llvm.mlir.constant(3 : i64) : i64
   %y = llvm.mul %x, %c : i64
   %z = llvm.add %y, %x : i64
   llvm.return %z : i64
 }
-llvm.func @scale_b(%x: i64) -> i64 attributes {llvm.emit_c_interface} {
+llvm.func @_mlir_ciface_scale_b(%x: i64) -> i64 {
   %c = llvm.mlir.constant(3 : i64) : i64
   %y = llvm.mul %x, %c : i64
   %z = llvm.add %y, %x : i64
   llvm.return %z : i64
 }
-llvm.func @shift(%x: i64) -> i64 attributes {llvm.emit_c_interface} {
+llvm.func @_mlir_ciface_shift(%x: i64) -> i64 {
   %c = llvm.mlir.constant(5 : i64) : i64
   %y = llvm.add %x, %c : i64
   llvm.return %y : i64
@@ -34,26 +35,61 @@ llvm.func @shift(%x: i64) -> i64 attributes {llvm.emit_c_interface} {
 """
 
 
+def compile_module(text: str, opt_level: int = 2) -> bytes:
+    with _context.context():
+        return _moDialects.jit_compile(ir.Module.parse(text), opt_level)
+
+
 @pytest.mark.parametrize("opt_level", [0, 2, 3])
 def test_merged_functions_keep_their_names_and_results(opt_level):
-    with _context.context():
-        module = ir.Module.parse(MODULE)
-        engine = ExecutionEngine._CAPICreate(_moDialects.jit(module, opt_level, []))
+    obj = compile_module(MODULE, opt_level)
+    assert obj[:4] == b"\x7fELF"
+    jit = _moDialects.Jit(obj, [])
     results = {}
     for name in ("scale_a", "scale_b", "shift"):
         # The packed wrapper: void(void **args), the result's slot last.
-        address = engine.raw_lookup(name)
+        address = jit.lookup("_mo_packed_" + name)
         assert address, name
         x, y = ctypes.c_int64(10), ctypes.c_int64(0)
         args = (ctypes.c_void_p * 2)(ctypes.addressof(x), ctypes.addressof(y))
         ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)(args)
         results[name] = y.value
     assert results == {"scale_a": 40, "scale_b": 40, "shift": 15}
+    assert jit.lookup("no_such_symbol") == 0
+
+
+def test_an_object_links_again_in_a_second_jit():
+    """The object is self-contained: two loaders link it independently."""
+    obj = compile_module(MODULE)
+    first, second = _moDialects.Jit(obj, []), _moDialects.Jit(obj, [])
+    assert first.lookup("_mo_packed_shift") != second.lookup("_mo_packed_shift") != 0
 
 
 def test_a_module_llvm_cannot_translate_is_an_error():
-    """Not the LLVM dialect: the engine's error comes back as RuntimeError."""
+    """Not the LLVM dialect: the code generator's error is a RuntimeError."""
     with _context.context():
         module = ir.Module.parse("func.func @f() { return }")
-        with pytest.raises(RuntimeError, match="func.func|translat|LLVM"):
-            _moDialects.jit(module, 2, [])
+        with pytest.raises(RuntimeError, match="translate"):
+            _moDialects.jit_compile(module, 2)
+
+
+def test_garbage_is_no_object():
+    with pytest.raises(RuntimeError):
+        _moDialects.Jit(b"\x7fELF not really", [])
+
+
+def test_an_unresolved_symbol_is_an_error_not_a_crash():
+    obj = compile_module("""
+llvm.func @missing_symbol_of_no_library(i64) -> i64
+llvm.func @_mlir_ciface_f(%x: i64) -> i64 {
+  %y = llvm.call @missing_symbol_of_no_library(%x) : (i64) -> i64
+  llvm.return %y : i64
+}
+""")
+    jit = _moDialects.Jit(obj, [])
+    assert jit.lookup("_mo_packed_f") == 0
+
+
+def test_host_target_names_triple_cpu_and_features():
+    triple, cpu, features = _moDialects.host_target().split(" ", 2)
+    assert triple.startswith(("x86_64", "aarch64")) and cpu and "+" in features

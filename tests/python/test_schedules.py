@@ -293,6 +293,7 @@ def test_failed_schedules_fall_back_to_loops(monkeypatch):
         return real(module, pipeline)
 
     monkeypatch.setattr(compiler, "_run_pipeline", failing)
+    monkeypatch.setenv("MO_CACHE", "0")  # compiled here, not found compiled
     with pytest.warns(RuntimeWarning, match="the CPU schedules failed, compiled without them "
                                             r"\(slower code\): error: a schedule went wrong"):
         run = compilation.compile(lambda a, b: a @ b)(L(256, 256), L(256, 256))

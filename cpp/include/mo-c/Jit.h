@@ -1,13 +1,14 @@
-/*===- mo-c/Jit.h - mo's JIT: upstream's engine, mo's LLVM pipeline -*- C -*-===*\
-|* An MLIR ExecutionEngine (upstream's ORC JIT), 512-bit loops where the core  *|
-|* has them, whose LLVM pipeline first                                        *|
-|* merges identical functions: a graph's kernels of one shape (the q, k, v    *|
-|* projections of a transformer) are generated once.                          *|
+/*===- mo-c/Jit.h - mo's code generator and loader ----------------*- C -*-===*\
+|* Code generation is split from loading so that object code can be cached   *|
+|* and shipped: moJitCompile turns an LLVM-dialect module into a relocatable *|
+|* object for the host (identical functions merged before LLVM's -O<n>, 512- *|
+|* bit loops where the core has them); moJitLoad links one into the process  *|
+|* with ORC, resolving mo's runtime by address and everything else from the  *|
+|* process and the given shared libraries.                                   *|
 \*===----------------------------------------------------------------------===*/
 #ifndef MO_C_JIT_H
 #define MO_C_JIT_H
 
-#include "mlir-c/ExecutionEngine.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Support.h"
 
@@ -15,13 +16,31 @@
 extern "C" {
 #endif
 
-/// Compiles `module` (LLVM dialect) for the host at `optLevel` (0-3), with
-/// the `numPaths` shared libraries loaded. On failure returns a null engine
-/// and passes LLVM's message to `onError`.
-MLIR_CAPI_EXPORTED MlirExecutionEngine
-moJitCreate(MlirModule module, int optLevel, int numPaths,
-            const MlirStringRef *sharedLibPaths, MlirStringCallback onError,
-            void *userData);
+typedef struct MoJit MoJit;
+
+/// The host's target triple, CPU and features, as code is generated for it
+/// (what a cached object must have been compiled for).
+MLIR_CAPI_EXPORTED void moJitHostTarget(MlirStringCallback callback, void *userData);
+
+/// Compiles `module` (LLVM dialect) at `optLevel` (0-3) into an object file,
+/// passed to `onObject`. Each function `_mlir_ciface_<f>` gets a packed
+/// wrapper `_mo_packed_<f>(void **args)`, the result's slot after the
+/// arguments'. Returns false, LLVM's message passed to `onError`, on failure.
+MLIR_CAPI_EXPORTED bool moJitCompile(MlirModule module, int optLevel,
+                                     MlirStringCallback onObject,
+                                     MlirStringCallback onError, void *userData);
+
+/// Links an object from moJitCompile into the process with the `numPaths`
+/// shared libraries loaded. Returns null (the message to `onError`) on
+/// failure.
+MLIR_CAPI_EXPORTED MoJit *moJitLoad(const char *object, size_t size, int numPaths,
+                                    const MlirStringRef *sharedLibPaths,
+                                    MlirStringCallback onError, void *userData);
+
+/// The address of a symbol of the loaded object, or null.
+MLIR_CAPI_EXPORTED void *moJitLookup(MoJit *jit, MlirStringRef name);
+
+MLIR_CAPI_EXPORTED void moJitDestroy(MoJit *jit);
 
 #ifdef __cplusplus
 }

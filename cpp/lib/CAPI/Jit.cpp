@@ -1,11 +1,12 @@
-//===- Jit.cpp - mo's JIT: upstream's engine, mo's LLVM pipeline ----------===//
+//===- Jit.cpp - mo's code generator and loader ---------------------------===//
 //
-// What upstream's mlirExecutionEngineCreate does, with 512-bit loops where
-// the core has them, and one more step before LLVM's optimization pipeline:
-// identical functions merged. The kernels of a
-// graph are OpenMP-outlined functions; a shape that recurs (four projections
-// of one size, three equal MLP layers) gives identical ones, which would
-// otherwise each be optimized and compiled (w7: 0.75 -> 0.55 s of LLVM).
+// Code generation: the LLVM-dialect module translated to LLVM IR, a packed
+// wrapper added per C interface, identical functions merged (a graph's
+// kernels of one shape are OpenMP-outlined functions that come out equal:
+// w7 0.75 -> 0.55 s of LLVM), LLVM's -O<n>, and an object file for the host.
+// Loading: ORC's LLJIT links the object against mo's runtime (by address:
+// the library holding it stays out of the process's global scope, where its
+// C API would shadow another MLIR's), the process and the given libraries.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,26 +14,34 @@
 
 #include "../Runtime/MoRuntime.h"
 
-#include "mlir/CAPI/ExecutionEngine.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
 
 using namespace mlir;
 
-extern "C" MlirExecutionEngine moJitCreate(MlirModule module, int optLevel, int numPaths,
-                                           const MlirStringRef *sharedLibPaths,
-                                           MlirStringCallback onError, void *userData) {
+struct MoJit {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+namespace {
+
+void initializeTarget() {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmParser();
@@ -40,58 +49,171 @@ extern "C" MlirExecutionEngine moJitCreate(MlirModule module, int optLevel, int 
     return true;
   }();
   (void)initialized;
+}
+
+void report(MlirStringCallback callback, void *userData, llvm::StringRef text) {
+  callback(mlirStringRefCreate(text.data(), text.size()), userData);
+}
+
+/// The host as code is generated for it. LLVM tunes AVX-512 server cores
+/// to vectorize loops 256 bits wide; mo's scheduled kernels use the widest
+/// registers already, and for LLVM's loops 512 bits make a softmax's row
+/// kernel 15 % faster and a pure stream 8 % slower (numpy's arrays start 16
+/// bytes into a cache line, so every zmm load of one straddles two): the
+/// compute-bound kernels win.
+llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostTarget() {
+  initializeTarget();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->getFeatures().AddFeature("prefer-256-bit", false);
+  // Position-independent: the linker may place the object anywhere.
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  return builder;
+}
+
+/// `_mo_packed_<f>(void **args)` for each `_mlir_ciface_<f>`: loads each
+/// argument through its pointer, calls, stores a result through the slot
+/// after the arguments'.
+void addPackedWrappers(llvm::Module &module) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::IRBuilder<> builder(ctx);
+  SmallVector<llvm::Function *> interfaces;
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && f.getName().starts_with("_mlir_ciface_"))
+      interfaces.push_back(&f);
+  for (llvm::Function *f : interfaces) {
+    auto *type = llvm::FunctionType::get(builder.getVoidTy(), builder.getPtrTy(), false);
+    std::string name = ("_mo_packed_" + f->getName().drop_front(13)).str();
+    auto *wrapper = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
+    builder.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+    llvm::Value *list = wrapper->getArg(0);
+    SmallVector<llvm::Value *> args;
+    for (auto [i, arg] : llvm::enumerate(f->args())) {
+      llvm::Value *slot = builder.CreateLoad(
+          builder.getPtrTy(), builder.CreateConstGEP1_64(builder.getPtrTy(), list, i));
+      args.push_back(builder.CreateLoad(arg.getType(), slot));
+    }
+    llvm::Value *result = builder.CreateCall(f, args);
+    if (!result->getType()->isVoidTy()) {
+      llvm::Value *slot = builder.CreateLoad(
+          builder.getPtrTy(),
+          builder.CreateConstGEP1_64(builder.getPtrTy(), list, f->arg_size()));
+      builder.CreateStore(result, slot);
+    }
+    builder.CreateRetVoid();
+  }
+}
+
+} // namespace
+
+extern "C" void moJitHostTarget(MlirStringCallback callback, void *userData) {
+  auto builder = hostTarget();
+  if (!builder) {
+    report(callback, userData, llvm::toString(builder.takeError()));
+    return;
+  }
+  std::string text = builder->getTargetTriple().str() + " " + builder->getCPU() + " " +
+                     builder->getFeatures().getString();
+  report(callback, userData, text);
+}
+
+extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback onObject,
+                             MlirStringCallback onError, void *userData) {
   auto fail = [&](llvm::Error error) {
-    std::string message = llvm::toString(std::move(error));
-    onError(mlirStringRefCreate(message.data(), message.size()), userData);
-    return MlirExecutionEngine{nullptr};
+    report(onError, userData, llvm::toString(std::move(error)));
+    return false;
   };
+  auto builder = hostTarget();
+  if (!builder)
+    return fail(builder.takeError());
+  builder->setCodeGenOptLevel(static_cast<llvm::CodeGenOptLevel>(optLevel));
+  auto machine = builder->createTargetMachine();
+  if (!machine)
+    return fail(machine.takeError());
+
   ModuleOp op = unwrap(module);
   MLIRContext &ctx = *op->getContext();
   registerBuiltinDialectTranslation(ctx);
   registerLLVMDialectTranslation(ctx);
   registerOpenMPDialectTranslation(ctx);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(op, llvmContext);
+  if (!llvmModule)
+    return fail(llvm::createStringError("the module does not translate to LLVM IR"));
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  addPackedWrappers(*llvmModule);
+  llvm::MergeFunctionsPass::runOnModule(*llvmModule);
+  if (llvm::Error error =
+          makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, machine->get())(llvmModule.get()))
+    return fail(std::move(error));
 
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream stream(object);
+  llvm::legacy::PassManager codegen;
+  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    return fail(llvm::createStringError("the host target cannot emit object files"));
+  codegen.run(*llvmModule);
+  onObject(mlirStringRefCreate(object.data(), object.size()), userData);
+  return true;
+}
+
+extern "C" MoJit *moJitLoad(const char *object, size_t size, int numPaths,
+                            const MlirStringRef *sharedLibPaths, MlirStringCallback onError,
+                            void *userData) {
+  auto fail = [&](llvm::Error error) -> MoJit * {
+    report(onError, userData, llvm::toString(std::move(error)));
+    return nullptr;
+  };
+  auto builder = hostTarget();
   if (!builder)
     return fail(builder.takeError());
-  // LLVM tunes AVX-512 server cores to vectorize loops 256 bits wide. mo's
-  // scheduled kernels use the widest registers already; for LLVM's loops,
-  // 512 bits make a softmax's row kernel 15 % faster and a pure stream 8 %
-  // slower (numpy's arrays start 16 bytes into a cache line, so every zmm
-  // load of one straddles two): the compute-bound kernels win.
-  builder->getFeatures().AddFeature("prefer-256-bit", false);
-  auto machine = builder->createTargetMachine();
-  if (!machine)
-    return fail(machine.takeError());
-  auto optimize = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, machine->get());
-  auto transform = [&](llvm::Module *m) -> llvm::Error {
-    llvm::MergeFunctionsPass::runOnModule(*m);
-    return optimize(m);
-  };
-  SmallVector<StringRef> libraries;
-  for (int i = 0; i < numPaths; ++i)
-    libraries.push_back(unwrap(sharedLibPaths[i]));
-  ExecutionEngineOptions options;
-  options.transformer = transform;
-  options.jitCodeGenOptLevel = static_cast<llvm::CodeGenOptLevel>(optLevel);
-  options.sharedLibPaths = libraries;
-  auto engine = ExecutionEngine::create(op, options, std::move(*machine));
-  if (!engine)
-    return fail(engine.takeError());
-  // mo's runtime by address: its library stays out of the global scope.
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    struct Table {
-      llvm::orc::MangleAndInterner &interner;
-      llvm::orc::SymbolMap map;
-    } table{interner, {}};
-    mo::forEachRuntimeSymbol(
-        [](const char *name, void *address, void *user) {
-          auto *t = static_cast<Table *>(user);
-          t->map[t->interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                                       llvm::JITSymbolFlags::Exported};
-        },
-        &table);
-    return table.map;
-  });
-  return wrap(engine->release());
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*builder)).create();
+  if (!jit)
+    return fail(jit.takeError());
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  // mo's runtime first, by address; then the libraries; then the process.
+  llvm::orc::SymbolMap runtime;
+  struct Table {
+    llvm::orc::LLJIT &jit;
+    llvm::orc::SymbolMap &map;
+  } table{**jit, runtime};
+  mo::forEachRuntimeSymbol(
+      [](const char *name, void *address, void *user) {
+        auto *t = static_cast<Table *>(user);
+        t->map[t->jit.mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                                llvm::JITSymbolFlags::Exported};
+      },
+      &table);
+  if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(std::move(runtime))))
+    return fail(std::move(error));
+  for (int i = 0; i < numPaths; ++i) {
+    std::string path = unwrap(sharedLibPaths[i]).str();
+    auto library = llvm::orc::DynamicLibrarySearchGenerator::Load(path.c_str(), prefix);
+    if (!library)
+      return fail(library.takeError());
+    main.addGenerator(std::move(*library));
+  }
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return fail(process.takeError());
+  main.addGenerator(std::move(*process));
+  if (llvm::Error error = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(object, size), "mo-object")))
+    return fail(std::move(error));
+  return new MoJit{std::move(*jit)};
 }
+
+extern "C" void *moJitLookup(MoJit *jit, MlirStringRef name) {
+  auto address = jit->jit->lookup(unwrap(name));
+  if (!address) {
+    llvm::consumeError(address.takeError());
+    return nullptr;
+  }
+  return address->toPtr<void *>();
+}
+
+extern "C" void moJitDestroy(MoJit *jit) { delete jit; }
