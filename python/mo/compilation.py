@@ -169,8 +169,36 @@ def _as_array(x: Any, what: str) -> np.ndarray:
     if isinstance(x, np.ndarray):
         return x
     if hasattr(x, "__dlpack__"):
-        return np.from_dlpack(x)
+        return _from_dlpack(x, what)
     raise TypeError(f"{what}: expected a Tensor or Buffer, got {type(x).__name__}")
+
+
+def _from_dlpack(x: Any, what: str) -> np.ndarray:
+    """A DLPack producer's data as a numpy array, without a copy. torch's
+    cases DLPack cannot carry (bfloat16, which numpy reads as ml_dtypes'
+    through an int16 view) or refuses (a tensor that requires grad, one on
+    another device or not strided) are named, with the argument."""
+    if type(x).__module__.split(".")[0] == "torch":
+        import torch
+
+        if x.layout != torch.strided:
+            raise ValueError(f"{what}: expected a dense tensor, got a torch tensor with "
+                             f"layout {x.layout} (call .to_dense() first)")
+        if x.device.type != "cpu":
+            raise ValueError(f"{what}: expected a tensor on cpu:0, got a torch tensor on "
+                             f"{x.device}")
+        if x.requires_grad:
+            raise ValueError(f"{what}: got a torch tensor that requires grad; mo reads "
+                             "data, not autograd graphs: pass tensor.detach()")
+        if x.dtype == torch.bfloat16:
+            from mo.dtype import _bfloat16_type
+
+            return np.from_dlpack(x.view(torch.int16)).view(_bfloat16_type())
+    try:
+        return np.from_dlpack(x)
+    except (BufferError, RuntimeError, TypeError, ValueError) as e:
+        raise ValueError(f"{what}: cannot read {type(x).__name__} through DLPack ({e})") \
+            from None
 
 
 class CompiledCallable:
