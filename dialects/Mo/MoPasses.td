@@ -299,4 +299,24 @@ def MoExpandStridedCopies
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MoHoistStackBuffers
+    : Pass<"mo-hoist-stack-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Stack buffers of loop bodies allocated once per allocation scope";
+  let description = [{
+    `promote-buffers-to-stack` turns a kernel's small scratch buffers (a
+    fused row tile's means and variances) into `memref.alloca`, which is
+    free where `memref.alloc` is a call of the allocator per tile. An alloca
+    in a loop body, though, grows the stack by its size every iteration
+    until the function returns (a 4096-row layer_norm: 2048 tiles), or is
+    saved and restored around each (an `scf.for` body, an `alloca_scope`).
+    Run once the thread tiles are OpenMP regions (or plain loops), this pass
+    moves each fixed-size alloca out of its sequential loops to the entry of
+    the function or of the `omp.parallel` region each thread runs, never out
+    of an `scf.forall` or `scf.parallel`. A fresh alloca's contents are
+    undefined, so one reused per iteration computes the same. Scopes left
+    without allocas are inlined.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // MO_PASSES_TD

@@ -390,3 +390,28 @@ def test_random_shapes_match_references(seed):
         assert np.abs(out - ref).max() <= 1e-4 * max(1.0, np.abs(ref).max())
     finally:
         compiler.set_num_threads(None)
+
+
+def test_benchmark_workloads_keep_their_schedules_and_results():
+    """w1-w7 of benchmarks/workloads.py compile with their CPU schedules (a
+    schedule that fails falls back to loops with a RuntimeWarning, an error
+    here) and match numpy in float64 to the benchmark's tolerance."""
+    import importlib.util
+    import pathlib
+    import warnings
+
+    path = pathlib.Path(__file__).parents[2] / "benchmarks" / "workloads.py"
+    spec = importlib.util.spec_from_file_location("mo_benchmark_workloads", path)
+    workloads = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(workloads)
+    ops, reference = workloads.MoOps(), workloads.NumpyOps()
+    for wl in workloads.WORKLOADS:
+        rng = np.random.default_rng(int(wl.name[1:]))
+        arrays = [(rng.standard_normal(shape) * scale + offset).astype(np.float32)
+                  for _, shape, scale, offset in wl.inputs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            out = ops.to_numpy(ops.compile(wl, arrays)(*arrays))
+        ref = wl.fn(reference, *[a.astype(np.float64) for a in arrays])
+        err = np.abs(out - ref).max() / max(1.0, np.abs(ref).max())
+        assert err <= wl.rtol, (wl.name, err)

@@ -54,6 +54,9 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
           "allow-return-allocs-from-loops},"
           // In-place slice updates leave self-copies of equal subviews.
           "cse,canonicalize,"
+          // Small scratch buffers (a row tile's means) on the stack
+          // (hoisted out of their loops after the thread tiles are made).
+          "func.func(promote-buffers-to-stack{max-alloc-size-in-bytes=4096}),"
           "buffer-deallocation-pipeline,"
           "convert-bufferization-to-memref,"
           "func.func(mo-expand-strided-copies)");
@@ -75,6 +78,8 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
                 .str());
   else
     add(pm, "scf-forall-to-for");
+  // The scratch buffers of loop bodies, once per thread.
+  add(pm, "func.func(mo-hoist-stack-buffers)");
   add(pm, "func.func(convert-linalg-to-loops),"
           "convert-vector-to-scf{full-unroll=true},"
           "canonicalize,cse,"
