@@ -319,4 +319,22 @@ def MoHoistStackBuffers
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def MoSkipEmptyKernels
+    : Pass<"mo-skip-empty-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Kernels that write only empty buffers are skipped";
+  let description = [{
+    A kernel's loops run over its whole iteration space even when the buffer
+    it writes has no elements: a `[0, 2^40]` array transposed iterates 2^40
+    times over an empty inner loop. On buffers, this pass guards each
+    outermost kernel (a linalg op, a loop nest, a scheduled `scf.forall`)
+    whose writes all go to buffers with sizes known only at run time with
+    `scf.if` "some written buffer has an element". Writes to the kernel's own
+    scratch buffers do not count; a kernel that writes anything it cannot
+    trace (a call), or that has results, is left as it is.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // MO_PASSES_TD

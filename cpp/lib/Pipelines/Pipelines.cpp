@@ -59,7 +59,7 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
           "func.func(promote-buffers-to-stack{max-alloc-size-in-bytes=4096}),"
           "buffer-deallocation-pipeline,"
           "convert-bufferization-to-memref,"
-          "func.func(mo-expand-strided-copies)");
+          "func.func(mo-expand-strided-copies,mo-skip-empty-kernels)");
 }
 
 void mo::buildCpuCodegenPipeline(OpPassManager &pm,
