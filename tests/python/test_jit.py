@@ -93,3 +93,11 @@ llvm.func @_mlir_ciface_f(%x: i64) -> i64 {
 def test_host_target_names_triple_cpu_and_features():
     triple, cpu, features = _moDialects.host_target().split(" ", 2)
     assert triple.startswith(("x86_64", "aarch64")) and cpu and "+" in features
+
+
+def test_a_missing_library_is_an_error_naming_it():
+    obj = compile_module(MODULE)
+    with pytest.raises(RuntimeError, match="/nonexistent/libmo-test.so: cannot open"):
+        _moDialects.Jit(obj, ["/nonexistent/libmo-test.so"])
+    with pytest.raises(RuntimeError, match="not recognized as a valid object file"):
+        _moDialects.Jit(b"", [])
