@@ -168,3 +168,32 @@ func.func @wide(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<64
   %r = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<64x1024xf32>) -> tensor<64x1024xf32>
   return %r : tensor<64x1024xf32>
 }
+
+// -----
+
+// The fused epilogue: per 8 x 32 tile of C, the packed accumulator tile is
+// read as one vector, biased, rectified and written: C is never unpacked
+// into memory on its own.
+// CHECK-LABEL: func.func @epilogue
+// CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
+// CHECK: scf.forall (%[[I:.+]]) in (8) shared_outs(%{{.+}}) -> (tensor<64x1024xf32>)
+// CHECK: scf.for %{{.+}} step %c32
+// CHECK: %[[T:.+]] = vector.transfer_read %{{.+}}[%[[I]], %{{.+}}, %c0, %c0], %{{.+}} : tensor<8x32x8x32xf32>, vector<8x32xf32>
+// CHECK: %[[S:.+]] = arith.addf %[[T]], %{{.+}} : vector<8x32xf32>
+// CHECK: arith.maximumf %[[S]], %{{.+}} : vector<8x32xf32>
+// CHECK-NOT: linalg.unpack
+func.func @epilogue(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %bias: tensor<1024xf32>) -> tensor<64x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias : tensor<64x1024xf32>, tensor<1024xf32>) outs(%e : tensor<64x1024xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<64x1024xf32>
+  return %o : tensor<64x1024xf32>
+}

@@ -252,3 +252,26 @@ func.func @conv_ragged(%x: tensor<1x15x15x64xf32>, %w: tensor<3x3x64x64xf32>) ->
       ins(%x, %w : tensor<1x15x15x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x13x13x64xf32>) -> tensor<1x13x13x64xf32>
   return %r : tensor<1x13x13x64xf32>
 }
+
+// -----
+
+// An elementwise epilogue (bias + relu) of a product the register tile
+// divides: the unpack of C is fused into its tiles (no schedule of its own).
+// AVX512-LABEL: func.func @epilogue
+// AVX512: %[[U:.+]] = linalg.unpack %{{.+}} {mo.fused_into = [[G:[0-9]+]] : i64} : tensor<8x32x8x32xf32> -> tensor<64x1024xf32>
+// AVX512: linalg.generic {{.+}} ins(%[[U]], %arg2 : {{.+}}) {{.+}} attrs = {mo.schedule = {fuse = [[G]] : i64, kind = "unpack_epilogue", sizes = [8, 32]}}
+func.func @epilogue(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %bias: tensor<1024xf32>) -> tensor<64x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias : tensor<64x1024xf32>, tensor<1024xf32>) outs(%e : tensor<64x1024xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<64x1024xf32>
+  return %o : tensor<64x1024xf32>
+}

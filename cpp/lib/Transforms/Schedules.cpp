@@ -242,6 +242,25 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
     relayout(packB, {1, 4}, {1, 4, n0, 1});
   relayout(unpack, {m0, n0}, {1, 1, m0, n0});
   rewriter.replaceOp(op, unpack.getResult());
+  // An elementwise epilogue (bias, activation, residual) of the product's
+  // every element, the register tiles dividing it: each tile of C is
+  // unpacked and finished while in registers, not written, read and
+  // written again.
+  if (batched || !unpack->hasOneUse() || divides(m, m0) == false || !divides(n, n0))
+    return success();
+  auto epilogue = dyn_cast<linalg::GenericOp>(*unpack->getUsers().begin());
+  if (!epilogue || epilogue.getNumDpsInits() != 1 || epilogue.getNumLoops() != 2 ||
+      epilogue.getNumReductionLoops() != 0 ||
+      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)).isIdentity() ||
+      cast<ShapedType>(epilogue.getDpsInits()[0].getType()).getShape() !=
+          cast<ShapedType>(unpack.getType()).getShape())
+    return success();
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == unpack.getResult() &&
+        !epilogue.getMatchingIndexingMap(input).isIdentity())
+      return success();
+  unpack->removeAttr(kScheduleAttr);
+  scheduleFused(epilogue, schedule(ctx, "unpack_epilogue", {m0, n0}), {unpack}, group++);
   return success();
 }
 

@@ -84,6 +84,31 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // An elementwise epilogue of a data-tiled product and the unpack of C it
+  // reads (`%unpack`), fused per m0 x n0 accumulator tile: the threads split
+  // the rows of tiles, each tile unpacked and finished in registers.
+  transform.named_sequence @mo_unpack_epilogue(
+      %func: !transform.any_op {transform.readonly},
+      %op: !transform.any_op {transform.consumed},
+      %m0: !transform.param<i64> {transform.readonly},
+      %n0: !transform.param<i64> {transform.readonly},
+      %unpack: !transform.any_op {transform.consumed}) {
+    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [%m0, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %u1, %f1 = transform.structured.fuse_into_containing_op %unpack into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %l = transform.structured.tile_using_for %t1 tile_sizes [0, %n0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %u2, %l2 = transform.structured.fuse_into_containing_op %u1 into %l
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    transform.structured.vectorize %u2 vector_sizes [%one, %one, %m0, %n0]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+          !transform.param<i64>, !transform.param<i64>
+    transform.structured.vectorize %t2 : !transform.any_op
+    transform.yield
+  }
+
   // linalg.batch_mmt4d: as @mo_mmt4d, one more outer (batch) dim, which
   // the threads split first (`threads`: one count per outer dim).
   transform.named_sequence @mo_batch_mmt4d(
