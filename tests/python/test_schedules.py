@@ -67,6 +67,28 @@ def test_batch_matmul_matches_numpy(threads, lhs, rhs):
     assert np.abs(run(a, b).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
 
 
+@pytest.mark.parametrize("m,k,n,rows", [(64, 256, 512, 64), (200, 300, 100, 200),
+                                        ("m", 130, 70, 37), ("m", 64, 1024, 1)],
+                         ids=["divides", "ragged", "run-time-rows", "one-row"])
+def test_fused_epilogues_match_numpy(threads, m, k, n, rows):
+    """relu(a @ w + b) + r: where the register tiles divide C, the epilogue
+    takes the unpack of C into its tiles; elsewhere (ragged, run-time rows)
+    the unpack stays a kernel of its own. Either way, numpy's result."""
+    from mo import functional as F
+
+    def layer(a, w, b, r):
+        return F.relu(a @ w + b) + r
+
+    run = compilation.compile(layer)(L(m, k), L(k, n), L(n), L(m, n))
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((rows, k), np.float32)
+    w = (rng.standard_normal((k, n)) / np.sqrt(k)).astype(np.float32)
+    b = rng.standard_normal(n, np.float32)
+    r = rng.standard_normal((rows, n), np.float32)
+    ref = np.maximum(a.astype(np.float64) @ w + b, 0) + r
+    assert np.abs(run(a, w, b, r).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
+
+
 # (input NHWC as staged, filter KH KW C F, stride, dilation, padding, batch
 # to run with): the direct schedule (rows of pixels that divide a register
 # tile, channels in halves of one) and, where they do not, im2col.
