@@ -297,6 +297,8 @@ class Executable:
         name: the entry graph's name.
         num_inputs, num_outputs: argument and result counts.
         weights: the weights to bind, in calling order.
+        num_threads: the threads the graph's kernels were compiled for.
+        cache_hit: whether the object code came from the compile cache.
         compile_seconds: time spent lowering and generating code.
     """
 

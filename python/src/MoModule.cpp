@@ -8,7 +8,6 @@
 #include "mo-c/Dialects.h"
 #include "mo-c/Jit.h"
 
-
 #include "mlir-c/IR.h"
 #include "mlir/Bindings/Python/Diagnostics.h"
 #include "mlir/Bindings/Python/IRCore.h"
@@ -107,6 +106,11 @@ struct ChainType : PyConcreteType<ChainType> {
   }
 };
 
+/// An MlirStringCallback appending to the std::string at `user`.
+static void appendTo(MlirStringRef text, void *user) {
+  static_cast<std::string *>(user)->append(text.data, text.length);
+}
+
 /// Owns a linked object; its code lives as long as this does.
 struct JitHandle {
   MoJit *jit;
@@ -173,33 +177,19 @@ static void populateModule(nb::module_ &m) {
   m.def(
       "host_target",
       [] {
-        std::string text;
-        moJitHostTarget(
-            [](MlirStringRef part, void *user) {
-              static_cast<std::string *>(user)->append(part.data, part.length);
-            },
-            &text);
+        std::string text, error;
+        if (!moJitHostTarget(appendTo, &text, appendTo, &error))
+          throw std::runtime_error(error);
         return text;
       },
       "The triple, CPU and features code is generated for.");
   m.def(
       "jit_compile",
       [](MlirModule module, int optLevel) {
-        struct Out {
-          std::string object, error;
-        } out;
-        bool ok = moJitCompile(
-            module, optLevel,
-            [](MlirStringRef bytes, void *user) {
-              static_cast<Out *>(user)->object.assign(bytes.data, bytes.length);
-            },
-            [](MlirStringRef message, void *user) {
-              static_cast<Out *>(user)->error.append(message.data, message.length);
-            },
-            &out);
-        if (!ok)
-          throw std::runtime_error(out.error);
-        return nb::bytes(out.object.data(), out.object.size());
+        std::string object, error;
+        if (!moJitCompile(module, optLevel, appendTo, &object, appendTo, &error))
+          throw std::runtime_error(error);
+        return nb::bytes(object.data(), object.size());
       },
       "module"_a, "opt_level"_a,
       "The object file of an LLVM-dialect module (mo-c/Jit.h: packed "
@@ -212,12 +202,9 @@ static void populateModule(nb::module_ &m) {
             for (const std::string &path : libraries)
               paths.push_back(mlirStringRefCreate(path.data(), path.size()));
             std::string error;
-            MoJit *jit = moJitLoad(
-                object.c_str(), object.size(), static_cast<int>(paths.size()), paths.data(),
-                [](MlirStringRef message, void *user) {
-                  static_cast<std::string *>(user)->append(message.data, message.length);
-                },
-                &error);
+            MoJit *jit = moJitLoad(object.c_str(), object.size(),
+                                   static_cast<int>(paths.size()), paths.data(), appendTo,
+                                   &error);
             if (!jit)
               throw std::runtime_error(error);
             new (self) JitHandle{jit};

@@ -19,16 +19,18 @@ extern "C" {
 typedef struct MoJit MoJit;
 
 /// The host's target triple, CPU and features, as code is generated for it
-/// (what a cached object must have been compiled for).
-MLIR_CAPI_EXPORTED void moJitHostTarget(MlirStringCallback callback, void *userData);
+/// (what a cached object must have been compiled for), passed to `onTarget`.
+/// Returns false, LLVM's message passed to `onError`, on failure.
+MLIR_CAPI_EXPORTED bool moJitHostTarget(MlirStringCallback onTarget, void *targetData,
+                                        MlirStringCallback onError, void *errorData);
 
 /// Compiles `module` (LLVM dialect) at `optLevel` (0-3) into an object file,
 /// passed to `onObject`. Each function `_mlir_ciface_<f>` gets a packed
 /// wrapper `_mo_packed_<f>(void **args)`, the result's slot after the
 /// arguments'. Returns false, LLVM's message passed to `onError`, on failure.
 MLIR_CAPI_EXPORTED bool moJitCompile(MlirModule module, int optLevel,
-                                     MlirStringCallback onObject,
-                                     MlirStringCallback onError, void *userData);
+                                     MlirStringCallback onObject, void *objectData,
+                                     MlirStringCallback onError, void *errorData);
 
 /// Links an object from moJitCompile into the process with the `numPaths`
 /// shared libraries loaded. Returns null (the message to `onError`) on

@@ -107,21 +107,23 @@ void addPackedWrappers(llvm::Module &module) {
 
 } // namespace
 
-extern "C" void moJitHostTarget(MlirStringCallback callback, void *userData) {
+extern "C" bool moJitHostTarget(MlirStringCallback onTarget, void *targetData,
+                                MlirStringCallback onError, void *errorData) {
   auto builder = hostTarget();
   if (!builder) {
-    report(callback, userData, llvm::toString(builder.takeError()));
-    return;
+    report(onError, errorData, llvm::toString(builder.takeError()));
+    return false;
   }
   std::string text = builder->getTargetTriple().str() + " " + builder->getCPU() + " " +
                      builder->getFeatures().getString();
-  report(callback, userData, text);
+  report(onTarget, targetData, text);
+  return true;
 }
 
 extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback onObject,
-                             MlirStringCallback onError, void *userData) {
+                             void *objectData, MlirStringCallback onError, void *errorData) {
   auto fail = [&](llvm::Error error) {
-    report(onError, userData, llvm::toString(std::move(error)));
+    report(onError, errorData, llvm::toString(std::move(error)));
     return false;
   };
   auto builder = hostTarget();
@@ -156,7 +158,7 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
                                       llvm::CodeGenFileType::ObjectFile))
     return fail(llvm::createStringError("the host target cannot emit object files"));
   codegen.run(*llvmModule);
-  onObject(mlirStringRefCreate(object.data(), object.size()), userData);
+  report(onObject, objectData, llvm::StringRef(object.data(), object.size()));
   return true;
 }
 

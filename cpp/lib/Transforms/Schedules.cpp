@@ -246,7 +246,7 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   // every element, the register tiles dividing it: each tile of C is
   // unpacked and finished while in registers, not written, read and
   // written again.
-  if (batched || !unpack->hasOneUse() || divides(m, m0) == false || !divides(n, n0))
+  if (batched || !unpack->hasOneUse() || !divides(m, m0) || !divides(n, n0))
     return success();
   auto epilogue = dyn_cast<linalg::GenericOp>(*unpack->getUsers().begin());
   if (!epilogue || epilogue.getNumDpsInits() != 1 || epilogue.getNumLoops() != 2 ||
