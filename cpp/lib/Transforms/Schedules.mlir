@@ -16,26 +16,16 @@ module attributes {transform.with_named_sequence} {
       %threads_n: !transform.param<i64> {transform.readonly},
       %cache_n: !transform.param<i64> {transform.readonly},
       %cache_k: !transform.param<i64> {transform.readonly}) {
-    %fill = transform.get_producer_of_operand %mm[2]
-        : (!transform.any_op) -> !transform.any_op
-    %t1, %forall = transform.structured.tile_using_forall %mm
-        num_threads [%threads_m, %threads_n]
+    %t1, %forall, %fill1 = transform.include @mo_mmt4d_threads failures(propagate)
+        (%mm, %threads_m, %threads_n)
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op)
-    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %t2, %l2:2 = transform.structured.tile_using_for %t1
         tile_sizes [0, %cache_n, %cache_k, 0, 0, 0]
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [1, 1, 0, 0, 0, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 1, 0, 0, 1]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %fill2, %lf:2 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 0, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %t4 : !transform.any_op
-    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.include @mo_mmt4d_registers failures(propagate) (%t2, %fill1)
+        : (!transform.any_op, !transform.any_op) -> ()
     transform.yield
   }
 
@@ -50,15 +40,11 @@ module attributes {transform.with_named_sequence} {
       %cache_k: !transform.param<i64> {transform.readonly},
       %n0: !transform.param<i64> {transform.readonly},
       %pack: !transform.any_op {transform.consumed}) {
-    %fill = transform.get_producer_of_operand %mm[2]
-        : (!transform.any_op) -> !transform.any_op
     %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-    %t1, %forall = transform.structured.tile_using_forall %mm
-        num_threads [%one, %threads_n]
+    %t1, %forall, %fill1 = transform.include @mo_mmt4d_threads failures(propagate)
+        (%mm, %one, %threads_n)
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op)
-    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %pack1, %f2 = transform.structured.fuse_into_containing_op %pack into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %t2, %l2:2 = transform.structured.tile_using_for %t1
@@ -73,11 +59,40 @@ module attributes {transform.with_named_sequence} {
     transform.structured.vectorize %pack3 vector_sizes [%one, %four, %n0, %one]
         : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
           !transform.param<i64>, !transform.param<i64>
-    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [1, 1, 0, 0, 0, 0]
+    transform.include @mo_mmt4d_registers failures(propagate) (%t2, %fill1)
+        : (!transform.any_op, !transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The two mmt4d schedules' thread tiles: (m1, n1) split into
+  // `threads_m` x `threads_n` parts, the fill of C fused into each.
+  transform.named_sequence @mo_mmt4d_threads(
+      %mm: !transform.any_op {transform.consumed},
+      %threads_m: !transform.param<i64> {transform.readonly},
+      %threads_n: !transform.param<i64> {transform.readonly})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+    %fill = transform.get_producer_of_operand %mm[2]
+        : (!transform.any_op) -> !transform.any_op
+    %t1, %forall = transform.structured.tile_using_forall %mm
+        num_threads [%threads_m, %threads_n]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op)
+    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield %t1, %f, %fill1 : !transform.any_op, !transform.any_op, !transform.any_op
+  }
+
+  // The two mmt4d schedules' register tiles, within a cache block: one
+  // m0 x n0 accumulator per (m1, n1), carried through the k loop, and the
+  // fill of each.
+  transform.named_sequence @mo_mmt4d_registers(
+      %block: !transform.any_op {transform.consumed},
+      %fill: !transform.any_op {transform.consumed}) {
+    %t3, %l3:2 = transform.structured.tile_using_for %block tile_sizes [1, 1, 0, 0, 0, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 1, 0, 0, 1]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %fill2, %lf:2 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 0, 0]
+    %fill2, %lf:2 = transform.structured.tile_using_for %fill tile_sizes [1, 1, 0, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.structured.vectorize %t4 : !transform.any_op
     transform.structured.vectorize %fill2 : !transform.any_op
