@@ -328,9 +328,10 @@ def MoSkipEmptyKernels
     times over an empty inner loop. On buffers, this pass guards each
     outermost kernel (a linalg op, a loop nest, a scheduled `scf.forall`)
     whose writes all go to buffers with sizes known only at run time with
-    `scf.if` "some written buffer has an element". Writes to the kernel's own
-    scratch buffers do not count; a kernel that writes anything it cannot
-    trace (a call), or that has results, is left as it is.
+    `scf.if` "some written buffer has an element". The writes are read off
+    each op's memory effects; writes to the kernel's own scratch buffers do
+    not count; a kernel with an effect it cannot trace to a buffer (a call),
+    that frees a buffer from outside, or that has results, is left as it is.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

@@ -1,7 +1,8 @@
 // mo-skip-empty-kernels: an outermost kernel whose writes all go to buffers
-// sized at run time runs only if one of them has an element; its own
-// scratch does not count; a kernel with a static non-empty output, with
-// results, or with a call is left alone.
+// sized at run time runs only if one of them has an element (the writes
+// read off memory effects); its own scratch does not count; a kernel with a
+// static non-empty output, with results, that frees an outside buffer, or
+// with a call is left alone.
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-skip-empty-kernels))" | FileCheck %s
 
 // CHECK-LABEL: func.func @transpose
@@ -68,5 +69,40 @@ func.func @linalg_fill(%y: memref<?x8xf32>) {
   %cst = arith.constant 0.0 : f32
   %v = memref.subview %y[0, 0] [4, 8] [1, 1] : memref<?x8xf32> to memref<4x8xf32, strided<[8, 1]>>
   linalg.fill ins(%cst : f32) outs(%v : memref<4x8xf32, strided<[8, 1]>>)
+  return
+}
+
+// -----
+
+// Writes are read off memory effects, whatever op makes them: a masked
+// store into a static buffer with elements keeps the kernel unguarded.
+// CHECK-LABEL: func.func @masked_store
+// CHECK-NOT: scf.if
+func.func @masked_store(%y: memref<?xf32>, %z: memref<16xf32>, %n: index,
+                        %m: vector<16xi1>, %v: vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %cst, %y[%i] : memref<?xf32>
+    vector.maskedstore %z[%c0], %m, %v : memref<16xf32>, vector<16xi1>, vector<16xf32>
+  }
+  return
+}
+
+// -----
+
+// Freeing a buffer from outside is not skipped.
+// CHECK-LABEL: func.func @frees
+// CHECK-NOT: scf.if
+func.func @frees(%y: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 0.0 : f32
+  %t = memref.alloc(%n) : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %cst, %y[%i] : memref<?xf32>
+    memref.dealloc %t : memref<?xf32>
+  }
   return
 }

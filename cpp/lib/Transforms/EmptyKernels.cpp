@@ -12,8 +12,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::mo {
@@ -36,40 +36,39 @@ bool isKernel(Operation *op) {
   return isa<linalg::LinalgOp, LoopLikeOpInterface>(op);
 }
 
-/// The buffers `kernel` writes that it did not allocate itself, or nullopt
-/// when a write cannot be traced.
+/// The buffers `kernel` writes that it did not allocate itself, read off
+/// each op's memory effects, or nullopt when an effect cannot be traced to
+/// a buffer (an op without the interface, such as a call; a write to no
+/// value; freeing a buffer from outside).
 std::optional<SmallVector<Value>> writtenBuffers(Operation *kernel) {
   SmallVector<Value> roots;
-  bool unknown = false;
-  auto add = [&](Value memref) {
-    Value root = rootOf(memref);
-    if (kernel->isAncestor(root.getParentRegion()->getParentOp()))
-      return; // its own scratch
-    if (!llvm::is_contained(roots, root))
-      roots.push_back(root);
+  auto outside = [&](Value value) {
+    return !kernel->isAncestor(rootOf(value).getParentRegion()->getParentOp());
   };
-  kernel->walk([&](Operation *op) {
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      return add(store.getMemRef());
-    if (auto store = dyn_cast<vector::StoreOp>(op))
-      return add(store.getBase());
-    if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
-      if (isa<MemRefType>(write.getBase().getType()))
-        add(write.getBase());
-      return;
+  WalkResult walk = kernel->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                 ? WalkResult::advance() // the ops inside say
+                 : WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+        continue;
+      Value value = effect.getValue();
+      if (!value || !isa<MemRefType>(value.getType()))
+        return WalkResult::interrupt();
+      if (!outside(value))
+        continue; // its own scratch
+      if (isa<MemoryEffects::Free>(effect.getEffect()))
+        return WalkResult::interrupt();
+      if (!llvm::is_contained(roots, rootOf(value)))
+        roots.push_back(rootOf(value));
     }
-    if (auto copy = dyn_cast<memref::CopyOp>(op))
-      return add(copy.getTarget());
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      for (Value init : linalgOp.getDpsInits())
-        if (isa<MemRefType>(init.getType()))
-          add(init);
-      return;
-    }
-    if (isa<CallOpInterface>(op))
-      unknown = true;
+    return WalkResult::advance();
   });
-  if (unknown)
+  if (walk.wasInterrupted())
     return std::nullopt;
   return roots;
 }
