@@ -33,13 +33,19 @@ print(json.dumps({"ok": ok, "stats": _cache.stats(),
 """
 
 
+def environment(cache, **env):
+    """This process's environment without its cache settings, the cache at
+    `cache`, and `env`."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("MO_CACHE")}
+    environ.update({"MO_CACHE_DIR": str(cache), **{k: str(v) for k, v in env.items()}})
+    return environ
+
+
 def run(tmp_path, cache, **env):
     script = tmp_path / "compile_once.py"
     script.write_text(SCRIPT)
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("MO_CACHE")}
-    environ.update({"MO_CACHE_DIR": str(cache), **{k: str(v) for k, v in env.items()}})
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          env=environ, timeout=120)
+                          env=environment(cache, **env), timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["ok"]
@@ -124,10 +130,8 @@ def test_two_processes_compiling_one_graph_at_once(tmp_path):
     cache = tmp_path / "cache"
     script = tmp_path / "compile_once.py"
     script.write_text(SCRIPT)
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("MO_CACHE")}
-    environ["MO_CACHE_DIR"] = str(cache)
     procs = [subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=environ)
+                              stderr=subprocess.PIPE, text=True, env=environment(cache))
              for _ in range(2)]
     for p in procs:
         out, err = p.communicate(timeout=120)
