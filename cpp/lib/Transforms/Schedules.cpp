@@ -270,15 +270,22 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
 /// matmul's accumulator tile), accumulated over the window and the input
 /// channels in steps of `tc`; an input element is broadcast, a filter row
 /// read as is, so neither operand is repacked.
+/// What both convolution schedules take: f32 on tensors, the output filled
+/// with a constant, the filter's shape static.
+bool isScheduledConv(linalg::Conv2DNhwcHwcfOp op) {
+  Type f32 = Float32Type::get(op.getContext());
+  auto isF32 = [&](Value v) { return cast<ShapedType>(v.getType()).getElementType() == f32; };
+  Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
+  Value init = op.getDpsInits()[0];
+  return op.hasPureTensorSemantics() && init.getDefiningOp<linalg::FillOp>() &&
+         isF32(input) && isF32(filter) && isF32(init) &&
+         cast<ShapedType>(filter.getType()).hasStaticShape();
+}
+
 LogicalResult directConv(linalg::Conv2DNhwcHwcfOp op, const Target &target) {
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
   auto fType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
-  auto inType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
-  Type f32 = Float32Type::get(op.getContext());
-  if (!op.hasPureTensorSemantics() || !op.getDpsInits()[0].getDefiningOp<linalg::FillOp>() ||
-      inType.getElementType() != f32 || fType.getElementType() != f32 ||
-      outType.getElementType() != f32 || !fType.hasStaticShape() ||
-      ShapedType::isDynamic(outType.getDimSize(2)))
+  if (!isScheduledConv(op) || ShapedType::isDynamic(outType.getDimSize(2)))
     return failure();
   auto [m0, n0] = target.matmulTile();
   int64_t ow = outType.getDimSize(2), f = fType.getDimSize(3), c = fType.getDimSize(2);
@@ -312,13 +319,10 @@ FailureOr<linalg::MatmulOp> im2colConv(RewriterBase &rewriter,
   Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
   Value init = op.getDpsInits()[0];
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  auto inType = cast<RankedTensorType>(input.getType());
   auto fType = cast<RankedTensorType>(filter.getType());
   auto outType = cast<RankedTensorType>(init.getType());
   Type f32 = rewriter.getF32Type();
-  if (!op.hasPureTensorSemantics() || !fill || inType.getElementType() != f32 ||
-      fType.getElementType() != f32 || outType.getElementType() != f32 ||
-      !fType.hasStaticShape() ||
+  if (!isScheduledConv(op) ||
       // The product expands back into [N, OH, OW]: one of them at most may
       // be dynamic (what expand_shape's lowering to strides can size).
       llvm::count_if(outType.getShape().drop_back(), ShapedType::isDynamic) > 1)
