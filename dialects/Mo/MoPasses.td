@@ -282,6 +282,11 @@ def MoWriteResultsInPlace
     %c = memref.collapse_shape %out [[0, 1], [2]] : memref<1x56x64xf32> into memref<56x64xf32>
     bufferization.materialize_in_destination %r in restrict writable %c
     ```
+
+    First, every user of a shared init (a `tensor.empty`, or a `linalg.fill`
+    of one, merged by CSE) gets its own copy: empty-tensor elimination
+    anchors an empty on the buffer of one result, and every other op
+    initialized from it would write that buffer as well.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

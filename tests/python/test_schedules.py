@@ -264,6 +264,27 @@ def test_layer_norm_rows(threads):
                                rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("batch", [2, "n"])
+def test_reductions_of_one_shape_keep_their_own_results(threads, batch):
+    """Two sums of one shape (a batch norm's backward: sum(dy) and
+    sum(dy * (x - mean))) start from one zero tensor after CSE; each must
+    keep its own result (the second once came back as the first)."""
+    from mo import functional as F
+
+    def sums(dy, x, mean):
+        centred = F.mul(dy, F.sub(x, F.reshape(mean, [1, 3, 1, 1])))
+        return [F.reshape(F.sum(F.sum(F.sum(v, 0), 2), 3), [3]) for v in (dy, centred)]
+
+    run = compilation.compile(sums)(L(batch, 3, 8, 8), L(batch, 3, 8, 8), L(3))
+    rng = np.random.default_rng(5)
+    dy, x = (rng.standard_normal((2, 3, 8, 8), np.float32) for _ in range(2))
+    mean = rng.standard_normal(3, np.float32)
+    first, second = (t.to_numpy() for t in run(dy, x, mean))
+    np.testing.assert_allclose(first, dy.sum((0, 2, 3)), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(second, (dy * (x - mean.reshape(1, 3, 1, 1))).sum((0, 2, 3)),
+                               rtol=1e-5, atol=1e-5)
+
+
 def test_empty_at_run_time(threads):
     """Scheduled kernels whose run-time sizes are zero return empty results."""
     from mo import functional as F

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
+
 namespace mlir::mo {
 #define GEN_PASS_DEF_MOWRITERESULTSINPLACE
 #define GEN_PASS_DEF_MOEXPANDSTRIDEDCOPIES
@@ -52,9 +54,48 @@ struct CollapseDestination
   }
 };
 
+/// Gives each user of a shared init (a `tensor.empty`, or a `linalg.fill` of
+/// one, that CSE merged) its own copy. Empty-tensor elimination anchors an
+/// empty on the buffer one result is written to; every other op initialized
+/// from it would then write that buffer too (two reductions filled from one
+/// zero tensor returned the first's sums as both results).
+void unshareInits(func::FuncOp func) {
+  auto isInit = [](Operation *op) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op))
+      return fill.hasPureTensorSemantics() &&
+             fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
+    return isa<tensor::EmptyOp>(op);
+  };
+  SmallVector<Operation *> shared;
+  func.walk([&](Operation *op) {
+    if (isInit(op) && !op->getResult(0).hasOneUse() && !op->getResult(0).use_empty())
+      shared.push_back(op);
+  });
+  // Fills before the empties they fill: a fill's copy takes an empty of its own.
+  std::stable_partition(shared.begin(), shared.end(),
+                        [](Operation *op) { return isa<linalg::FillOp>(op); });
+  OpBuilder builder(func.getContext());
+  for (Operation *op : shared) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getResult(0).getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      builder.setInsertionPoint(use->getOwner());
+      Operation *copy = builder.clone(*op);
+      if (auto fill = dyn_cast<linalg::FillOp>(copy)) {
+        builder.setInsertionPoint(fill);
+        Operation *empty = builder.clone(*fill.getOutputs()[0].getDefiningOp());
+        fill.getOutputsMutable()[0].set(empty->getResult(0));
+      }
+      use->set(copy->getResult(0));
+    }
+  }
+}
+
 struct MoWriteResultsInPlacePass
     : public mo::impl::MoWriteResultsInPlaceBase<MoWriteResultsInPlacePass> {
   void runOnOperation() override {
+    unshareInits(getOperation());
     RewritePatternSet patterns(&getContext());
     patterns.add<CollapseDestination>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
