@@ -89,6 +89,23 @@ def test_fused_epilogues_match_numpy(threads, m, k, n, rows):
     assert np.abs(run(a, w, b, r).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
 
 
+def test_epilogue_math_without_llvm_intrinsics(threads):
+    """erf (a GELU's backward) has no LLVM intrinsic: in an epilogue's 8 x 32
+    register tile it becomes libm calls on the tile's elements, lowered
+    before the tile's vectors are (it once left a 2-D vector that LLVM
+    could not translate)."""
+    import torch
+    from mo import functional as F
+
+    run = compilation.compile(lambda a, w: F.erf(a @ w) * F.atan(a @ w))(L(64, 128), L(128, 64))
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((64, 128), np.float32)
+    w = (rng.standard_normal((128, 64)) / np.sqrt(128)).astype(np.float32)
+    p = torch.from_numpy(a.astype(np.float64) @ w)
+    ref = (torch.erf(p) * torch.atan(p)).numpy()
+    np.testing.assert_allclose(run(a, w).to_numpy(), ref, rtol=1e-5, atol=1e-5)
+
+
 # (input NHWC as staged, filter KH KW C F, stride, dilation, padding, batch
 # to run with): the direct schedule (rows of pixels that divide a register
 # tile, channels in halves of one) and, where they do not, im2col.
