@@ -281,3 +281,40 @@ def test_empty_and_numpy_integer_slices(index):
     np.testing.assert_array_equal(Tensor(x)[index].to_numpy(), x[index])
     run = compilation.compile(lambda t: t[index])(tl([3]))
     np.testing.assert_array_equal(run(x).to_numpy(), x[index])
+
+
+RESPLIT_PROGRAM = """
+import numpy as np
+from mo import compilation, functional as F
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import TensorLayout
+
+def f(x, w):
+    rows = F.reshape(x, [-1, 4])                        # [a * b, 4]
+    back = F.reshape(F.relu(rows), x.shape)            # [a, b, 4]: one dim split in two
+    prod = F.reshape(rows @ w, ["a", "b", 4])          # a matmul's rows split in two
+    return back, prod
+
+run = compilation.compile(f)(TensorLayout(DType.float32, ["a", "b", 4], CPU()),
+                             TensorLayout(DType.float32, [4, 4], CPU()))
+rng = np.random.default_rng(0)
+x = rng.standard_normal((3, 5, 4)).astype(np.float32)
+w = rng.standard_normal((4, 4)).astype(np.float32)
+back, prod = run(x, w)
+assert np.array_equal(back.to_numpy(), np.maximum(x, 0))
+np.testing.assert_allclose(prod.to_numpy(), x @ w, rtol=1e-5, atol=1e-5)
+print("ok")
+"""
+
+
+def test_reshape_splitting_one_dim_into_two_symbolic_ones():
+    """[a * b, 4] -> [a, b, 4] (two run-time sizes from one dim) is a reshape
+    by sizes: upstream's expand_shape lowering asserts on it (in a
+    subprocess: it once aborted the process)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", RESPLIT_PROGRAM], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

@@ -120,7 +120,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
     if (failed(shape))
       return failure();
     auto type = RankedTensorType::get(resultType.getStaticShape(), acc);
-    return Value(tensor::ExpandShapeOp::create(rewriter, loc, type, flat, lhsGroups, *shape));
+    return expandTo(rewriter, loc, type, flat, lhsGroups, *shape);
   }
 
   /// Batch dims that broadcast: loops (batch..., m, k, n) in a generic.

@@ -471,9 +471,8 @@ struct TopKToLoops : OpConversionPattern<TopKOp> {
       for (int64_t d = 0; d + 1 < rank; ++d)
         outer.push_back(d);
       SmallVector<OpFoldResult> shape = tensor::getMixedSizes(rewriter, loc, like);
-      return tensor::ExpandShapeOp::create(rewriter, loc, t, v,
-                                           ArrayRef<ReassociationIndices>{outer, {rank - 1}},
-                                           shape);
+      return expandTo(rewriter, loc, t, v, ArrayRef<ReassociationIndices>{outer, {rank - 1}},
+                      shape);
     };
     rewriter.replaceOp(op, {back(rowLoop.getResult(0), *values),
                             back(rowLoop.getResult(1), *indices)});

@@ -103,7 +103,7 @@ struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
     bool expands = llvm::all_of(in, [](auto &g) { return g.size() == 1; });
     if (!expands) // Both: collapse each group to one dim, then expand.
       input = tensor::CollapseShapeOp::create(rewriter, loc, input, in);
-    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, type, input, out, sizes);
+    rewriter.replaceOp(op, expandTo(rewriter, loc, type, input, out, sizes));
     return success();
   }
 };

@@ -13,6 +13,7 @@
 #include "Sizes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -27,6 +28,19 @@ Type mo::convertElementType(Type type) {
   if (auto i = dyn_cast<IntegerType>(type))
     return IntegerType::get(type.getContext(), i.getWidth() == 1 ? 8 : i.getWidth());
   return type;
+}
+
+Value mo::expandTo(OpBuilder &b, Location loc, RankedTensorType type, Value src,
+                   ArrayRef<ReassociationIndices> groups, ArrayRef<OpFoldResult> sizes) {
+  bool splittable = llvm::all_of(groups, [&](const ReassociationIndices &group) {
+    return llvm::count_if(group, [&](int64_t d) { return type.isDynamicDim(d); }) <= 1;
+  });
+  if (splittable)
+    return tensor::ExpandShapeOp::create(b, loc, type, src, groups, sizes);
+  SmallVector<Value> values = getValueOrCreateConstantIndexOp(b, loc, sizes);
+  Value shape = tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({type.getRank()}, b.getIndexType()), values);
+  return tensor::ReshapeOp::create(b, loc, type, src, shape);
 }
 
 Value mo::loadScalar(OpBuilder &b, Location loc, Value stored, Type element) {

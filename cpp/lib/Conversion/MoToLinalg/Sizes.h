@@ -13,6 +13,7 @@
 
 #include "mo/Dialect/MoOps.h"
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -66,6 +67,13 @@ FailureOr<Value> emptyTensor(OpBuilder &b, Location loc, Operation *at,
 /// enclosing function's arguments).
 FailureOr<Value> allocBuffer(OpBuilder &b, Location loc, Operation *at, MemRefType type,
                              ArrayRef<Attribute> dims);
+
+/// `src` reshaped to `type` by splitting each of its dims into `groups` of
+/// `sizes`: a tensor.expand_shape, or, when a group has more than one
+/// dynamic size (`[s * t] -> [s, t]`, which expand_shape's stride lowering
+/// cannot take), a tensor.reshape to the sizes.
+Value expandTo(OpBuilder &b, Location loc, RankedTensorType type, Value src,
+               ArrayRef<ReassociationIndices> groups, ArrayRef<OpFoldResult> sizes);
 
 /// One shaped argument of an entry function, as the caller passed it (every
 /// dim dynamic), with the mo dims it must have.

@@ -190,3 +190,17 @@ mo.graph @shapes<n>(%x: !mo.tensor<[n], f32>, %s: !mo.tensor<[], si64>) -> (!mo.
   %t = mo.shape_to_tensor [n, 4] : !mo.tensor<[2], si64>
   mo.output %b, %t : !mo.tensor<[2 * n], si64>, !mo.tensor<[2], si64>
 }
+
+// -----
+
+// [batch * seq, 4] -> [batch, seq, 4] splits one dim into two run-time
+// sizes: expand_shape's stride lowering takes one dynamic size per group
+// (and asserts on more), so this is a tensor.reshape by the sizes.
+// CHECK-LABEL: func.func @resplit(
+// CHECK: %[[SHAPE:.+]] = tensor.from_elements %{{.+}}, %{{.+}}, %{{.+}} : tensor<3xindex>
+// CHECK: tensor.reshape %{{.+}}(%[[SHAPE]]) : (tensor<?x4xf32>, tensor<3xindex>) -> tensor<?x?x4xf32>
+// CHECK-NOT: tensor.expand_shape
+mo.graph @resplit<batch, seq>(%x: !mo.tensor<[batch * seq, 4], f32>, %y: !mo.tensor<[batch, seq], f32>) -> !mo.tensor<[batch, seq, 4], f32> {
+  %0 = mo.reshape %x : !mo.tensor<[batch * seq, 4], f32> -> !mo.tensor<[batch, seq, 4], f32>
+  mo.output %0 : !mo.tensor<[batch, seq, 4], f32>
+}
