@@ -1,0 +1,421 @@
+"""``torch.compile(model, backend="mo")``: real torch models (random init)
+against eager, forward and training, with dynamic batch sizes; partitioning
+around ops mo lacks; tensors crossing without copies; bad inputs."""
+
+import copy
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+F = torch.nn.functional
+
+import mo.torch  # noqa: E402
+from mo.torch import Backend, MoTorchError  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fresh_dynamo():
+    """Each test compiles from scratch (Dynamo's caches and its automatic
+    dynamic shapes carry over between models otherwise)."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    yield
+    torch._dynamo.reset()
+
+
+# -- the models -------------------------------------------------------------------------
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 64), nn.ReLU(),
+                         nn.Linear(64, 10))
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride=1):
+        super().__init__()
+        self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(cout)
+        self.c2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.b2 = nn.BatchNorm2d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                      nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = self.b2(self.c2(F.relu(self.b1(self.c1(x)))))
+        return F.relu(y + (x if self.down is None else self.down(x)))
+
+
+class ResNet(nn.Module):
+    """ResNet-18's structure, shallower: a 7x7/2 stem, max-pool, BasicBlocks
+    (one downsampling), adaptive average pool, linear."""
+
+    def __init__(self, width=8, classes=10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, width, 7, 2, 3, bias=False),
+                                  nn.BatchNorm2d(width), nn.ReLU(), nn.MaxPool2d(3, 2, 1))
+        self.blocks = nn.Sequential(BasicBlock(width, width), BasicBlock(width, 2 * width, 2))
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(2 * width, classes)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.pool(self.blocks(self.stem(x))), 1))
+
+
+class GPTBlock(nn.Module):
+    """A pre-norm decoder block with causal self-attention and a GELU MLP."""
+
+    def __init__(self, d=32, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.fc1, self.fc2 = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
+        q, k, v = (z.view(b, t, self.heads, d // self.heads).transpose(1, 2) for z in (q, k, v))
+        att = (q @ k.transpose(-2, -1)) * (d // self.heads) ** -0.5
+        causal = torch.tril(torch.ones(t, t, dtype=torch.bool))
+        att = att.masked_fill(~causal, float("-inf")).softmax(-1)
+        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, t, d))
+        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+
+def encoder_layer():
+    return nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+
+
+def run_compiled(model, inputs, backend=None, dynamic=None, grad=False):
+    backend = backend or Backend()
+    compiled = torch.compile(model, backend=backend, dynamic=dynamic)
+    with torch.set_grad_enabled(grad):
+        return [compiled(x) for x in inputs], backend
+
+
+# -- forward ------------------------------------------------------------------------------
+
+
+FORWARD = [
+    ("mlp", mlp, lambda b: torch.randn(b, 32), 1e-5),
+    ("resnet", ResNet, lambda b: torch.randn(b, 3, 32, 32), 1e-4),
+    ("encoder_layer", encoder_layer, lambda b: torch.randn(b, 8, 32), 1e-4),
+    ("gpt_block", GPTBlock, lambda b: torch.randn(b, 8, 32), 1e-4),
+]
+
+
+@pytest.mark.parametrize("name,make,example,tol", FORWARD, ids=[f[0] for f in FORWARD])
+def test_forward_matches_eager_for_every_batch_size(name, make, example, tol):
+    """Inference (eval, no grad: the encoder layer takes torch's fused fast
+    path, which mo decomposes) with dynamic batch: one compiled graph, every
+    op in mo."""
+    model = make().eval()
+    backend = Backend()
+    compiled = torch.compile(model, backend=backend, dynamic=True)
+    with torch.no_grad():
+        for i, batch in enumerate((2, 5, 3)):
+            x = example(batch)
+            torch.testing.assert_close(compiled(x), model(x), rtol=tol, atol=tol)
+            if i == 0:
+                # (AOTAutograd may make Dynamo trace twice the first time:
+                # it specializes float attributes such as a norm's eps.)
+                first = backend.explanation.graphs
+    explained = backend.explanation
+    assert explained.graphs == first, "a new batch size recompiled"
+    assert explained.fallback_ops == {}, explained
+    assert explained.mo_ops == explained.aten_ops > 0
+
+
+def test_batch_norm_in_train_mode_updates_running_stats():
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU()).train()
+    reference = copy.deepcopy(model)
+    x = torch.randn(4, 3, 8, 8)
+    (y,), backend = run_compiled(model, [x])
+    torch.testing.assert_close(y, reference(x), rtol=1e-5, atol=1e-5)
+    for ours, theirs in zip(model.buffers(), reference.buffers()):
+        torch.testing.assert_close(ours, theirs, rtol=1e-5, atol=1e-6)
+    assert backend.explanation.fallback_ops == {}
+
+
+def test_mark_dynamic_batch_keeps_one_graph():
+    model = ResNet().eval()
+    x = torch.randn(2, 3, 32, 32)
+    torch._dynamo.mark_dynamic(x, 0)
+    backend = Backend()
+    compiled = torch.compile(model, backend=backend)
+    with torch.no_grad():
+        for b in (2, 6, 3):  # (Dynamo specializes a size of 1)
+            x = torch.randn(b, 3, 32, 32)
+            torch._dynamo.mark_dynamic(x, 0)
+            torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+            if b == 2:
+                first = backend.explanation.graphs
+    assert backend.explanation.graphs == first
+
+
+# -- training -----------------------------------------------------------------------------
+
+
+def train(model, x, target, optimizer, compiled, steps=3):
+    model = copy.deepcopy(model)
+    backend = Backend()
+    run = torch.compile(model, backend=backend) if compiled else model
+    opt = optimizer(model.parameters(), lr=0.01)
+    losses, grads = [], []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = F.cross_entropy(run(x), target)
+        loss.backward()
+        losses.append(loss.detach())
+        grads.append({k: p.grad.clone() for k, p in model.named_parameters()})
+        opt.step()
+    return losses, grads, model, backend
+
+
+def assert_training_matches(model, x, optimizer, rtol, atol, steps=3):
+    target = torch.randint(0, 10, (x.shape[0],))
+    eager = train(model, x, target, optimizer, compiled=False, steps=steps)
+    ours = train(model, x, target, optimizer, compiled=True, steps=steps)
+    for step in range(steps):
+        torch.testing.assert_close(ours[0][step], eager[0][step], rtol=rtol, atol=atol)
+        for name, grad in eager[1][step].items():
+            torch.testing.assert_close(ours[1][step][name], grad, rtol=rtol, atol=atol,
+                                       msg=lambda m: f"step {step}, grad of {name}: {m}")
+    for ours_p, eager_p in zip(ours[2].state_dict().values(), eager[2].state_dict().values()):
+        torch.testing.assert_close(ours_p, eager_p, rtol=rtol, atol=atol)
+    explained = ours[3].explanation
+    assert explained.fallback_ops == {}, explained
+    assert len(explained.partitions) >= 2  # the forward's and the backward's
+
+
+@pytest.mark.parametrize("optimizer", [torch.optim.SGD, torch.optim.AdamW],
+                         ids=["sgd", "adamw"])
+def test_mlp_training_matches_eager(optimizer):
+    assert_training_matches(mlp(), torch.randn(16, 32), optimizer, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("optimizer", [torch.optim.SGD, torch.optim.AdamW],
+                         ids=["sgd", "adamw"])
+def test_cnn_training_matches_eager(optimizer):
+    """In float64: batch norm over 4 images makes this net chaotic (an f32
+    rounding difference grows ~20x per step), so the comparison over three
+    steps is only sharp where rounding is negligible."""
+    model = ResNet().double()
+    assert_training_matches(model, torch.randn(4, 3, 32, 32, dtype=torch.float64), optimizer,
+                            rtol=1e-9, atol=1e-10)
+
+
+def test_cnn_training_step_in_float32():
+    assert_training_matches(ResNet(), torch.randn(4, 3, 32, 32), torch.optim.SGD, rtol=2e-3,
+                            atol=2e-4, steps=1)
+
+
+def test_convolution_gradients_for_every_window():
+    """convolution_backward as convolutions, for strides and paddings that
+    leave a remainder (the filter gradient's cut) and for bias."""
+    for conv, size in [(nn.Conv2d(3, 4, 3, 1, 1), 8), (nn.Conv2d(3, 4, 3, 2, 1, bias=False), 9),
+                       (nn.Conv2d(3, 4, 7, 2, 3, bias=False), 16),
+                       (nn.Conv2d(3, 4, 1, 2, bias=False), 8),
+                       (nn.Conv2d(3, 4, 3, 1, 2, dilation=2), 10)]:
+        torch._dynamo.reset()
+        conv = conv.double()
+        theirs = copy.deepcopy(conv)
+        x = torch.randn(2, 3, size, size, dtype=torch.float64)
+        x1, x2 = x.clone().requires_grad_(), x.clone().requires_grad_()
+        torch.compile(conv, backend=Backend(fallback="error"))(x1).square().sum().backward()
+        theirs(x2).square().sum().backward()
+        torch.testing.assert_close(x1.grad, x2.grad, rtol=1e-10, atol=1e-10)
+        for (name, p), q in zip(conv.named_parameters(), theirs.parameters()):
+            torch.testing.assert_close(p.grad, q.grad, rtol=1e-10, atol=1e-10, msg=name)
+
+
+def test_max_pool_gradient_goes_to_the_first_maximum():
+    x = torch.randn(2, 3, 8, 8)
+    x[0, 1, 2:4, 2:4] = 5.0  # a tie: torch's gradient goes to the first
+    x1, x2 = x.clone().requires_grad_(), x.clone().requires_grad_()
+    pool = nn.MaxPool2d(2)
+    torch.compile(pool, backend=Backend(fallback="error"))(x1).sum().backward()
+    pool(x2).sum().backward()
+    assert torch.equal(x1.grad, x2.grad)
+
+
+# -- partitioning -------------------------------------------------------------------------
+
+
+class WithLgamma(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(8, 8), nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.b(torch.lgamma(self.a(x).abs() + 1) + torch.lgamma(x.abs() + 2))
+
+
+def test_unsupported_op_runs_in_torch_with_one_warning():
+    model = WithLgamma().eval()
+    x = torch.randn(4, 8)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (y,), backend = run_compiled(model, [x])
+    with torch.no_grad():
+        torch.testing.assert_close(y, model(x), rtol=1e-5, atol=1e-5)
+    about = [w for w in caught if "lgamma" in str(w.message)]
+    assert len(about) == 1, [str(w.message) for w in caught]
+    assert issubclass(about[0].category, RuntimeWarning)
+    explained = backend.explanation
+    assert explained.fallback_ops == {"aten.lgamma.default": 2}
+    assert len(explained.partitions) == 2  # the linears on either side
+    assert 0 < explained.fusion_rate < 1
+
+
+def test_fallback_error_names_the_op():
+    compiled = mo.torch.compile(WithLgamma(), fallback="error")
+    with pytest.raises(Exception) as raised:
+        compiled(torch.randn(4, 8))
+    inner = getattr(raised.value, "inner_exception", raised.value)
+    assert isinstance(inner, MoTorchError)
+    assert "aten.lgamma.default" in str(inner)
+
+
+def test_complex_values_stay_in_torch():
+    def f(x):
+        z = torch.view_as_complex(x.reshape(4, 2).contiguous())
+        return torch.view_as_real(z * z).sum(-1) + x.reshape(4, 2).sum(-1)
+
+    x = torch.randn(8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        (y,), _ = run_compiled(f, [x])
+    torch.testing.assert_close(y, f(x))
+
+
+def test_backend_options_are_checked():
+    with pytest.raises(ValueError, match="fallback"):
+        Backend(fallback="ignore")
+    with pytest.raises(ValueError, match="threads"):
+        Backend(threads=0)
+
+
+def test_explain_reports_partitions_and_kernels():
+    explained = mo.torch.explain(GPTBlock().eval(), torch.randn(2, 8, 32))
+    assert explained.fusion_rate == 1.0
+    assert explained.aten_ops == sum(sum(p.ops.values()) for p in explained.partitions)
+    assert 0 < explained.kernels
+    text = str(explained)
+    assert "aten.native_layer_norm.default" in text and "100.0%" in text
+
+
+def test_log_prints_each_partition(capfd):
+    import os
+
+    os.environ["MO_TORCH_LOG"] = "1"
+    try:
+        run_compiled(mlp().eval(), [torch.randn(2, 32)])
+    finally:
+        del os.environ["MO_TORCH_LOG"]
+    out = capfd.readouterr().out
+    assert "[mo.torch] mo_partition_0" in out and "mo.graph @mo_partition_0" in out
+    assert "mo.matmul" in out
+
+
+def test_registered_as_a_dynamo_backend():
+    """`backend="mo"` resolves through the torch_dynamo_backends entry point
+    (in a fresh process: the name must come from the installed metadata)."""
+    code = ("import torch\n"
+            "assert 'mo' in torch._dynamo.list_backends(exclude_tags=())\n"
+            "m = torch.nn.Linear(4, 3)\n"
+            "x = torch.randn(2, 4)\n"
+            "torch.testing.assert_close(torch.compile(m, backend='mo')(x), m(x))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+# -- memory ----------------------------------------------------------------------------------
+
+
+def test_inputs_are_read_in_place_and_outputs_are_fresh(monkeypatch):
+    from mo.compiler import Executable
+
+    seen = []
+    run = Executable.run
+
+    def spy(self, inputs, weights, outputs):
+        seen.append(([a.__array_interface__["data"][0] for a in inputs],
+                     [a.__array_interface__["data"][0] for a in outputs]))
+        return run(self, inputs, weights, outputs)
+
+    monkeypatch.setattr(Executable, "run", spy)
+    model = nn.Linear(16, 8).eval()
+    x = torch.randn(4, 16)
+    (y,), _ = run_compiled(model, [x])
+    (read, written), = seen
+    assert x.data_ptr() in read and model.weight.data_ptr() in read
+    assert written == [y.data_ptr()]
+    assert y.untyped_storage().data_ptr() not in {x.data_ptr(), model.weight.data_ptr()}
+    y.zero_()
+    assert x.abs().sum() > 0 and model.weight.abs().sum() > 0
+
+
+def test_non_contiguous_and_offset_inputs():
+    def f(x, y):
+        return torch.relu(x) * 2 + y
+
+    base = torch.randn(10, 10)
+    x = base.t()[1:7, :6]  # transposed, with an offset
+    y = base[2:8, 3:9]     # an offset window of rows of 10
+    compiled = torch.compile(f, backend=Backend(fallback="error"))
+    torch.testing.assert_close(compiled(x, y), f(x, y))
+
+
+def test_integer_and_bool_inputs():
+    emb = nn.Embedding(20, 8).eval()
+    ids = torch.randint(0, 20, (3, 5))
+    (y,), backend = run_compiled(emb, [ids])
+    torch.testing.assert_close(y, emb(ids))
+    assert backend.explanation.fallback_ops == {}
+
+    def masked(x, m):
+        return torch.where(m, x, -x).sum(1)
+
+    x, m = torch.randn(4, 6), torch.rand(4, 6) > 0.5
+    torch.testing.assert_close(torch.compile(masked, backend=Backend(fallback="error"))(x, m),
+                               masked(x, m))
+
+
+def test_bfloat16_model():
+    model = nn.Sequential(nn.Linear(16, 16), nn.SiLU()).to(torch.bfloat16).eval()
+    x = torch.randn(4, 16, dtype=torch.bfloat16)
+    (y,), _ = run_compiled(model, [x])
+    with torch.no_grad():
+        torch.testing.assert_close(y.float(), model(x).float(), rtol=2e-2, atol=2e-2)
+
+
+def test_sparse_input_is_not_a_crash():
+    def f(x):
+        return (x * 2).to_dense()
+
+    x = torch.randn(4, 4).to_sparse()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            y = torch.compile(f, backend=Backend())(x)
+        except Exception as e:  # torch may refuse sparse tensors itself: never a crash
+            assert "sparse" in str(e).lower(), e
+        else:
+            torch.testing.assert_close(y, f(x))
+
+
+def test_numpy_sees_results_it_can_read():
+    """Outputs are ordinary torch tensors (numpy views included)."""
+    (y,), _ = run_compiled(nn.Linear(4, 2).eval(), [torch.randn(3, 4)])
+    assert isinstance(y, torch.Tensor) and y.is_contiguous()
+    np.testing.assert_array_equal(y.numpy(), y.detach().numpy())
