@@ -419,3 +419,49 @@ def test_numpy_sees_results_it_can_read():
     (y,), _ = run_compiled(nn.Linear(4, 2).eval(), [torch.randn(3, 4)])
     assert isinstance(y, torch.Tensor) and y.is_contiguous()
     np.testing.assert_array_equal(y.numpy(), y.detach().numpy())
+
+
+def test_freeze_relays_filters_once_per_parameter_version(monkeypatch):
+    """Backend(freeze=True): a convolution filter's [R, S, C, F] copy is made
+    once, and again only after the parameter changes in place."""
+    from mo.torch import _aten
+
+    made = []
+    permute = torch.Tensor.permute
+
+    def counting(self, *dims):
+        if dims == (2, 3, 1, 0):
+            made.append(tuple(self.shape))
+        return permute(self, *dims)
+
+    model = ResNet().eval()
+    x = torch.randn(2, 3, 32, 32)
+    backend = Backend(freeze=True, fallback="error")
+    compiled = torch.compile(model, backend=backend)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        monkeypatch.setattr(torch.Tensor, "permute", counting)
+        compiled(x)
+        assert made == []  # every filter came from the cache
+        model.stem[0].weight.mul_(0.5)  # a new version of one filter
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        assert made == [tuple(model.stem[0].weight.shape)]
+        model.load_state_dict(ResNet().state_dict())  # every filter anew
+        monkeypatch.setattr(torch.Tensor, "permute", permute)
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+    assert backend.explanation.fallback_ops == {}
+    assert any("convolution_rscf" in op for p in backend.explanation.partitions for op in p.ops)
+    assert _aten.relaid_filter.__name__ not in str(backend.explanation)
+
+
+def test_relaid_convolution_runs_in_torch_too():
+    """The node freeze rewrites a convolution into is still torch's to run
+    where mo does not take it."""
+    from mo.torch import _aten
+
+    x, w, b = torch.randn(2, 3, 9, 9), torch.randn(4, 3, 3, 3), torch.randn(4)
+    relaid = _aten.relaid_filter(w)
+    assert relaid.shape == (3, 3, 3, 4) and relaid.is_contiguous()
+    torch.testing.assert_close(
+        _aten.convolution_rscf(x, relaid, b, [2, 2], [1, 1], [1, 1], False, [0, 0], 1),
+        F.conv2d(x, w, b, stride=2, padding=1))

@@ -30,8 +30,8 @@ def backend(gm: Any, example_inputs: Any) -> Any:
 
 
 def compile(model: Any, *, fallback: str = "warn", threads: int | None = None,  # noqa: A001
-            dynamic: bool | None = None, fullgraph: bool = False) -> Any:
-    """``torch.compile(model, backend=Backend(fallback=..., threads=...))``.
+            freeze: bool = False, dynamic: bool | None = None, fullgraph: bool = False) -> Any:
+    """``torch.compile(model, backend=Backend(fallback=..., threads=..., freeze=...))``.
 
     ``dynamic`` and ``fullgraph`` are ``torch.compile``'s: with
     ``dynamic=True`` sizes are symbolic from the start, so a new batch size
@@ -39,7 +39,8 @@ def compile(model: Any, *, fallback: str = "warn", threads: int | None = None,  
     """
     import torch
 
-    return torch.compile(model, backend=Backend(fallback=fallback, threads=threads),
+    return torch.compile(model, backend=Backend(fallback=fallback, threads=threads,
+                                                freeze=freeze),
                          dynamic=dynamic, fullgraph=fullgraph)
 
 

@@ -630,6 +630,65 @@ def _convolution(n: torch.fx.Node, x: Any, w: Any, bias: Any, stride: Sequence[i
     return ops.conv2d(x, w, groups=groups, **window)
 
 
+def convolution_rscf(x: torch.Tensor, w: torch.Tensor, *window: Any) -> torch.Tensor:
+    """``aten.convolution`` of a filter already laid out ``[R, S, C, F]`` (by
+    ``relaid_filter``): what torch runs should mo not take the node."""
+    return aten.convolution.default(x, w.permute(3, 2, 0, 1), *window)
+
+
+@converts(convolution_rscf)
+def _convolution_rscf(n: torch.fx.Node, x: Any, w: Any, bias: Any, stride: Sequence[int],
+                      padding: Sequence[int], dilation: Sequence[int], transposed: bool,
+                      output_padding: Sequence[int], groups: int) -> Any:
+    if x.rank != 4 or transposed:
+        raise Unsupported("a relaid filter of a transposed or non-2-D convolution")
+    return ops.conv2d(x, w, stride=_spatial(x, stride, "stride"),
+                      dilation=_spatial(x, dilation, "dilation"),
+                      padding=_spatial(x, padding, "padding"), bias=bias, groups=groups,
+                      input_layout=ops.ConvInputLayout.NCHW, filter_layout=ops.FilterLayout.RSCF)
+
+
+_relaid: dict[int, tuple[Any, tuple, torch.Tensor]] = {}
+
+
+def relaid_filter(w: torch.Tensor) -> torch.Tensor:
+    """``w`` (``[F, C, R, S]``) as ``[R, S, C, F]``, computed once per tensor
+    and version (``Backend(freeze=True)``): an in-place update (an optimizer
+    step, ``load_state_dict``) makes a new version; a write through
+    ``w.data`` does not, which is what freezing means."""
+    import weakref
+
+    key = (w._version, w.data_ptr(), tuple(w.shape), w.stride(), w.dtype)
+    hit = _relaid.get(id(w))
+    if hit is not None and hit[0]() is w and hit[1] == key:
+        return hit[2]
+    out = w.detach().permute(2, 3, 1, 0).contiguous()
+    # Keyed by identity (a tensor's == is elementwise); gone with the tensor.
+    ident = id(w)
+    _relaid[ident] = (weakref.ref(w, lambda _: _relaid.pop(ident, None)), key, out)
+    return out
+
+
+def relay_filters(gm: torch.fx.GraphModule) -> None:
+    """Convolutions whose filter is a graph input take it through
+    ``relaid_filter``: the mo graph reads ``[R, S, C, F]`` as it is instead
+    of permuting the filter at every call."""
+    for node in list(gm.graph.nodes):
+        if node.target is not aten.convolution.default:
+            continue
+        w = node.args[1]
+        val = w.meta.get("val") if isinstance(w, torch.fx.Node) else None
+        if w.op != "placeholder" or not isinstance(val, torch.Tensor) or val.dim() != 4 \
+                or node.args[6]:
+            continue
+        with gm.graph.inserting_before(node):
+            relaid = gm.graph.call_function(relaid_filter, (w,))
+        relaid.meta["val"] = val.permute(2, 3, 1, 0).contiguous()
+        node.target = convolution_rscf
+        node.args = (node.args[0], relaid, *node.args[2:])
+    gm.recompile()
+
+
 @converts(aten.convolution_backward.default)
 def _convolution_backward(n: torch.fx.Node, dy: Any, x: Any, w: Any, bias_sizes: Any,
                           stride: Sequence[int], padding: Sequence[int],

@@ -53,6 +53,10 @@ _VIEWS = frozenset({
 })
 
 
+# What the backend itself adds to a graph and torch runs: no aten op, no fallback.
+_HOST_HELPERS = frozenset({_aten.relaid_filter})
+
+
 def _op_name(node: torch.fx.Node) -> str:
     target = node.target
     if isinstance(target, torch._ops.OpOverload):
@@ -403,10 +407,14 @@ class Backend:
         threads: the threads mo's kernels use (``mo.compiler.set_num_threads``).
         record: keep an ``Explanation`` in ``self.explanation`` (kernel counts
             cost a second lowering of each partition).
+        freeze: treat parameters as constants between their in-place updates
+            (Inductor's ``freezing``): a convolution filter's layout for mo is
+            made once per parameter version instead of at every call; writes
+            through ``param.data`` are not seen.
     """
 
     def __init__(self, *, fallback: str = "warn", threads: int | None = None,
-                 record: bool = False) -> None:
+                 record: bool = False, freeze: bool = False) -> None:
         if fallback not in ("warn", "silent", "error"):
             raise ValueError(f"fallback must be 'warn', 'silent' or 'error', got {fallback!r}")
         if threads is not None and (not isinstance(threads, int) or threads < 1):
@@ -414,6 +422,7 @@ class Backend:
         self.fallback = fallback
         self.threads = threads
         self.record = record
+        self.freeze = bool(freeze)
         self.explanation = Explanation()
         self.__name__ = "mo"
 
@@ -444,8 +453,10 @@ class Backend:
         decided: dict[torch.fx.Node, bool] = {}
         reasons: dict[str, str] = {}
         explanation = self.explanation
+        if self.freeze:
+            _aten.relay_filters(gm)
         for node in gm.graph.nodes:
-            if node.op != "call_function":
+            if node.op != "call_function" or node.target in _HOST_HELPERS:
                 continue
             if _is_sym(node.meta.get("val")):  # size arithmetic stays torch's
                 decided[node] = False
