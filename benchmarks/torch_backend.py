@@ -6,8 +6,9 @@ forward (eval, no grad) and one training step (forward, cross-entropy,
 backward, SGD step), each as the median of timed runs after warm-up, the
 compile time (first call minus a steady one) and mo's fusion rate (aten ops
 in mo partitions / all). ``mo freeze`` is ``Backend(freeze=True)``: filters
-laid out once per parameter version (Inductor's default does not freeze). Outputs are checked against eager before timing.
-Every backend compiles into a private cache (cold compiles). Not a test.
+laid out once per parameter version (Inductor's default does not freeze).
+Outputs are checked against eager before timing. Every backend compiles
+into a private cache (cold compiles). Not a test.
 
 Run: python benchmarks/torch_backend.py [--repeats N] [--models resnet18,encoder]
 """
@@ -22,17 +23,16 @@ import tempfile
 import time
 import warnings
 
-os.environ.setdefault("MO_CACHE_DIR", tempfile.mkdtemp(prefix="mo-bench-"))
-os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="inductor-bench-"))
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
 
-import torch  # noqa: E402
-import torch.nn as nn  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
-
-import mo.torch  # noqa: E402
+import mo.torch
 
 
 class BasicBlock(nn.Module):
+    """ResNet's basic block (tests/python/test_torch_backend.py builds on it)."""
+
     def __init__(self, cin, cout, stride=1):
         super().__init__()
         self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
@@ -146,6 +146,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--models", default=",".join(MODELS))
     args = parser.parse_args()
+    # Cold compiles: private caches (read when each backend compiles).
+    os.environ.setdefault("MO_CACHE_DIR", tempfile.mkdtemp(prefix="mo-bench-"))
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="inductor-bench-"))
     warnings.simplefilter("ignore")
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; ms per call "
           "(x eager: below 1 is faster than eager); compile s")

@@ -36,21 +36,19 @@ def mlp():
                          nn.Linear(64, 10))
 
 
-class BasicBlock(nn.Module):
-    def __init__(self, cin, cout, stride=1):
-        super().__init__()
-        self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
-        self.b1 = nn.BatchNorm2d(cout)
-        self.c2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
-        self.b2 = nn.BatchNorm2d(cout)
-        self.down = None
-        if stride != 1 or cin != cout:
-            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
-                                      nn.BatchNorm2d(cout))
+def _benchmark_models():
+    import importlib.util
+    import pathlib
 
-    def forward(self, x):
-        y = self.b2(self.c2(F.relu(self.b1(self.c1(x)))))
-        return F.relu(y + (x if self.down is None else self.down(x)))
+    path = pathlib.Path(__file__).parents[2] / "benchmarks" / "torch_backend.py"
+    spec = importlib.util.spec_from_file_location("mo_benchmark_torch_backend", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # Dynamo looks traced code's module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+BasicBlock = _benchmark_models().BasicBlock  # the benchmark's ResNet block
 
 
 class ResNet(nn.Module):
@@ -465,3 +463,18 @@ def test_relaid_convolution_runs_in_torch_too():
     torch.testing.assert_close(
         _aten.convolution_rscf(x, relaid, b, [2, 2], [1, 1], [1, 1], False, [0, 0], 1),
         F.conv2d(x, w, b, stride=2, padding=1))
+
+
+def test_other_devices_stay_in_torch_and_mixed_devices_are_torchs_error():
+    def f(x):
+        return torch.relu(x) * 2
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y = torch.compile(f, backend=Backend())(torch.randn(4, 4, device="meta"))
+    assert y.device.type == "meta" and y.shape == (4, 4)
+    assert any("meta" in str(w.message) for w in caught), [str(w.message) for w in caught]
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="device"):
+        torch.compile(lambda a, b: a + b, backend=Backend())(torch.randn(4),
+                                                            torch.randn(4, device="meta"))
