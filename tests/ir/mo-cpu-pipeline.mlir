@@ -1,5 +1,6 @@
 // --mo-cpu-pipeline: mo graphs end in the LLVM dialect only, with a C-interface
-// wrapper per entry graph that keeps the weight and output annotations.
+// wrapper per entry graph that keeps the weight and output annotations, and
+// each kernel in a never-inlined function of its own (mo-outline-kernels).
 // RUN: mo-opt %s --split-input-file --mo-cpu-pipeline | FileCheck %s
 // RUN: mo-opt %s --split-input-file --mo-cpu-pipeline | FileCheck %s --check-prefix=ONLY-LLVM
 
@@ -12,6 +13,9 @@
 // relu, a reshape to [batch * 2, 2], and a cast to bool and back.
 // CHECK-LABEL: llvm.func @block(
 // CHECK-SAME: attributes {sym_visibility = "private"}
+// CHECK: llvm.call @block_kernel(
+// CHECK-LABEL: llvm.func @block_kernel(
+// CHECK-SAME: attributes {passthrough = ["noinline"], sym_visibility = "private"}
 // CHECK: llvm.fmul
 // CHECK: llvm.fadd
 // CHECK: llvm.intr.maximum
@@ -25,8 +29,7 @@
 // CHECK: llvm.cond_br
 // CHECK: llvm.call @block(
 // CHECK: llvm.call @block(
-// CHECK: %[[B:.+]] = llvm.fcmp "une" %{{.+}}, %{{.+}} : f32
-// CHECK-NEXT: llvm.uitofp %[[B]] : i1 to f32
+// CHECK: llvm.call @model_kernel(
 // CHECK-LABEL: llvm.func @_mlir_ciface_model(
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.type = !mo.tensor<[batch, 4], f32>},
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {{\{[^}]*}}mo.weight = "layers.0.w"},
@@ -37,6 +40,9 @@
 // CHECK-SAME: mo.entry}
 // CHECK: %[[S:.+]] = llvm.call @model(
 // CHECK: llvm.return %[[S]] : i64
+// CHECK-LABEL: llvm.func @model_kernel(
+// CHECK: %[[B:.+]] = llvm.fcmp "une" %{{.+}}, %{{.+}} : f32
+// CHECK-NEXT: llvm.uitofp %[[B]] : i1 to f32
 // The deallocation helper's i1 flags are stored as bytes.
 // CHECK-LABEL: llvm.func @dealloc_helper(
 // CHECK: %[[FLAG:.+]] = llvm.load %{{.+}} : !llvm.ptr -> i8
@@ -62,11 +68,13 @@ mo.graph @model<batch>(%x: !mo.tensor<[batch, 4], f32>) -> (!mo.tensor<[batch * 
 // plain loads and stores through the C interface.
 // CHECK-LABEL: llvm.func @update(
 // CHECK-SAME: -> i64 attributes {llvm.emit_c_interface
-// CHECK: llvm.fadd
-// CHECK: llvm.store
+// CHECK: llvm.call @update_kernel(
 // CHECK-LABEL: llvm.func @_mlir_ciface_update(
 // CHECK-SAME: %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.type = !mo.buffer<[n, 8], f32>}, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.type = !mo.tensor<[n, 2], f32>}, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.output = 0 : i64}, %{{[a-zA-Z0-9_]+}}: !llvm.ptr {mo.status}) -> i64
 // CHECK: llvm.call @update(
+// CHECK-LABEL: llvm.func @update_kernel(
+// CHECK: llvm.fadd
+// CHECK: llvm.store
 mo.graph @update<n>(%buf: !mo.buffer<[n, 8], f32>, %v: !mo.tensor<[n, 2], f32>) -> !mo.tensor<[n, 8], f32> {
   %one = mo.constant dense<1.0> : tensor<f32> : !mo.tensor<[], f32>
   %w = mo.add(%v, %one) : (!mo.tensor<[n, 2], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[n, 2], f32>
@@ -79,11 +87,11 @@ mo.graph @update<n>(%buf: !mo.buffer<[n, 8], f32>, %v: !mo.tensor<[n, 2], f32>) 
 
 // Bools in memory (inputs, results, casts) are bytes: mo-widen-bool-memrefs
 // runs after convert-linalg-to-loops. A bool result: the out-parameter holds bytes, the cast stores zext'd i1.
-// CHECK-LABEL: llvm.func @is_nonzero(
+// CHECK-LABEL: llvm.func @_mlir_ciface_is_nonzero(
+// CHECK-LABEL: llvm.func @is_nonzero_kernel(
 // CHECK: %[[B:.+]] = llvm.fcmp "une" %{{.+}}, %{{.+}} : f32
 // CHECK-NEXT: %[[E:.+]] = llvm.zext %[[B]] : i1 to i8
 // CHECK: llvm.store %[[E]], %{{.+}} : i8, !llvm.ptr
-// CHECK-LABEL: llvm.func @_mlir_ciface_is_nonzero(
 mo.graph @is_nonzero<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n], i1> {
   %b = mo.cast %x : !mo.tensor<[n], f32> -> !mo.tensor<[n], i1>
   mo.output %b : !mo.tensor<[n], i1>
@@ -92,7 +100,7 @@ mo.graph @is_nonzero<n>(%x: !mo.tensor<[n], f32>) -> !mo.tensor<[n], i1> {
 // -----
 
 // A bool input: loads bytes and truncates them.
-// CHECK-LABEL: llvm.func @to_float(
+// CHECK-LABEL: llvm.func @to_float_kernel(
 // CHECK: %[[V:.+]] = llvm.load %{{.+}} : !llvm.ptr -> i8
 // CHECK-NEXT: %[[T:.+]] = llvm.trunc %[[V]] : i8 to i1
 // CHECK-NEXT: llvm.uitofp %[[T]] : i1 to f32

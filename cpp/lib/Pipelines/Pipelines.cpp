@@ -78,8 +78,9 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
                 .str());
   else
     add(pm, "scf-forall-to-for");
-  // The scratch buffers of loop bodies, once per thread.
-  add(pm, "func.func(mo-hoist-stack-buffers)");
+  // The scratch buffers of loop bodies, once per thread; then each kernel
+  // a function of its own (LLVM's cost grows faster than a function's size).
+  add(pm, "func.func(mo-hoist-stack-buffers),mo-outline-kernels");
   add(pm, "func.func(convert-linalg-to-loops),"
           "convert-vector-to-scf{full-unroll=true},"
           "canonicalize,cse,"

@@ -1,7 +1,12 @@
-//===- EmptyKernels.cpp - kernels that write only empty buffers skipped ---===//
+//===- Kernels.cpp - passes over a function's kernels on buffers ----------===//
 //
-// Size-0 work must be free: a kernel whose every written buffer is empty at
-// run time is guarded by a check of those buffers' sizes.
+// A kernel is an outermost linalg op or loop nest on buffers (or, once the
+// thread tiles are OpenMP's, an omp.parallel region). Size-0 work must be
+// free: a kernel whose every written buffer is empty at run time is guarded
+// by a check of those buffers' sizes. And each kernel becomes a function of
+// its own, so that LLVM optimizes kernels one at a time (its cost grows
+// faster than the size of the function it works on) and merges the
+// identical ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,13 +16,18 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::mo {
 #define GEN_PASS_DEF_MOSKIPEMPTYKERNELS
+#define GEN_PASS_DEF_MOOUTLINEKERNELS
 #include "Mo/MoPasses.h.inc"
 } // namespace mlir::mo
 
@@ -33,7 +43,19 @@ Value rootOf(Value memref) {
 }
 
 bool isKernel(Operation *op) {
-  return isa<linalg::LinalgOp, LoopLikeOpInterface>(op);
+  return isa<linalg::LinalgOp, LoopLikeOpInterface, omp::ParallelOp>(op);
+}
+
+/// The outermost kernels of `func`, in order.
+SmallVector<Operation *> kernelsOf(func::FuncOp func) {
+  SmallVector<Operation *> kernels;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isKernel(op))
+      return WalkResult::advance();
+    kernels.push_back(op);
+    return WalkResult::skip();
+  });
+  return kernels;
 }
 
 /// The buffers `kernel` writes that it did not allocate itself, read off
@@ -76,14 +98,7 @@ std::optional<SmallVector<Value>> writtenBuffers(Operation *kernel) {
 struct MoSkipEmptyKernelsPass
     : public mo::impl::MoSkipEmptyKernelsBase<MoSkipEmptyKernelsPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> kernels;
-    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (!isKernel(op))
-        return WalkResult::advance();
-      kernels.push_back(op);
-      return WalkResult::skip(); // the outermost kernel only
-    });
-    for (Operation *kernel : kernels) {
+    for (Operation *kernel : kernelsOf(getOperation())) {
       // (A kernel with results, a loop carrying a count, has no value to
       // give when skipped.)
       if (kernel->getNumResults() != 0)
@@ -117,6 +132,62 @@ struct MoSkipEmptyKernelsPass
       }
       auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
       kernel->moveBefore(guard.thenBlock()->getTerminator());
+    }
+  }
+};
+
+/// `kernel` as a call of a new private, never-inlined function of the
+/// values it uses from outside (constants are cloned in).
+void outline(Operation *kernel, func::FuncOp parent, Block::iterator &next,
+             SymbolTable &symbols) {
+  SetVector<Value> used(kernel->getOperands().begin(), kernel->getOperands().end());
+  getUsedValuesDefinedAbove(kernel->getRegions(), used);
+  SmallVector<Value> args;
+  SmallVector<Operation *> constants;
+  for (Value value : used) {
+    Operation *def = value.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>() && def->getNumRegions() == 0) {
+      if (!llvm::is_contained(constants, def))
+        constants.push_back(def);
+    } else {
+      args.push_back(value);
+    }
+  }
+  Location loc = kernel->getLoc();
+  Builder builder(kernel->getContext());
+  auto outlined = func::FuncOp::create(
+      loc, (parent.getName() + "_kernel").str(),
+      builder.getFunctionType(ValueRange(args).getTypes(), {}));
+  outlined.setPrivate();
+  // Inlined back, the kernels would be one function again.
+  outlined->setAttr("passthrough", builder.getArrayAttr({builder.getStringAttr("noinline")}));
+  symbols.insert(outlined, next); // after the function, in the kernels' order
+  next = std::next(Block::iterator(outlined));
+  Block *body = outlined.addEntryBlock();
+  IRMapping map;
+  map.map(args, body->getArguments());
+  OpBuilder b = OpBuilder::atBlockBegin(body);
+  for (Operation *constant : constants)
+    b.clone(*constant, map);
+  b.clone(*kernel, map);
+  func::ReturnOp::create(b, loc);
+  OpBuilder at(kernel);
+  func::CallOp::create(at, loc, outlined, args);
+  kernel->erase();
+}
+
+struct MoOutlineKernelsPass
+    : public mo::impl::MoOutlineKernelsBase<MoOutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (func.isExternal() || func->hasAttr("passthrough"))
+        continue;
+      auto next = std::next(Block::iterator(func));
+      for (Operation *kernel : kernelsOf(func))
+        if (kernel->getNumResults() == 0) // (a loop carrying a value stays)
+          outline(kernel, func, next, symbols);
     }
   }
 };
