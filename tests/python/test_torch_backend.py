@@ -478,3 +478,40 @@ def test_other_devices_stay_in_torch_and_mixed_devices_are_torchs_error():
     with pytest.raises(Exception, match="device"):
         torch.compile(lambda a, b: a + b, backend=Backend())(torch.randn(4),
                                                             torch.randn(4, device="meta"))
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_attention_gradients_match_eager(causal):
+    """scaled_dot_product_attention trains as its math (matmuls and a
+    softmax) in mo: the CPU flash kernel's decomposition returns the
+    attention weights where its backward expects log-sum-exps."""
+    q, k, v = (torch.randn(2, 4, 8, 16, dtype=torch.float64, requires_grad=True)
+               for _ in range(3))
+
+    def attention(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+    backend = Backend(fallback="error")
+    out = torch.compile(attention, backend=backend)(q, k, v)
+    grad = torch.randn_like(out)
+    ours = torch.autograd.grad(out, (q, k, v), grad)
+    reference = attention(q, k, v)
+    theirs = torch.autograd.grad(reference, (q, k, v), grad)
+    torch.testing.assert_close(out, reference, rtol=1e-12, atol=1e-12)
+    for a, b in zip(ours, theirs):
+        torch.testing.assert_close(a, b, rtol=1e-12, atol=1e-12)
+
+
+class EncoderClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer, self.head = encoder_layer(), nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.head(self.layer(x).mean(1))
+
+
+def test_encoder_layer_training_matches_eager():
+    model = EncoderClassifier().double()
+    assert_training_matches(model, torch.randn(4, 8, 32, dtype=torch.float64),
+                            torch.optim.AdamW, rtol=1e-9, atol=1e-10, steps=2)

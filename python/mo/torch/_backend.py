@@ -439,8 +439,15 @@ class Backend:
             with unset_fake_temporarily():  # AOTAutograd compiles under its fake mode
                 return make_boxed_func(self._compile(graph, warned))
 
-        return aot_autograd(fw_compiler=compile_graph, bw_compiler=compile_graph,
-                            decompositions=_aten.decompositions())(gm, example_inputs)
+        # Attention as its math: autograd then differentiates matmuls and a
+        # softmax. (The CPU flash kernel's backward needs the forward's
+        # log-sum-exps, which its decomposition does not give: it returns
+        # the attention weights in their place, and the gradients were wrong.)
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+
+        with sdpa_kernel([SDPBackend.MATH]):
+            return aot_autograd(fw_compiler=compile_graph, bw_compiler=compile_graph,
+                                decompositions=_aten.decompositions())(gm, example_inputs)
 
     def _compile(self, gm: torch.fx.GraphModule, warned: set[str]) -> Callable:
         from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
