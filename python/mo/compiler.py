@@ -178,10 +178,11 @@ class _Descriptor:
         self.cell = ctypes.c_void_p(ctypes.addressof(self.buf))
 
     def fill(self, array: np.ndarray) -> None:
-        ptr = array.ctypes.data
         size = array.itemsize
-        struct.pack_into(self.fmt, self.buf, 0, ptr, ptr, 0, *array.shape,
-                         *[s // size for s in array.strides])
+        self.fill_view(array.ctypes.data, array.shape, [s // size for s in array.strides])
+
+    def fill_view(self, ptr: int, shape: Sequence[int], strides: Sequence[int]) -> None:
+        struct.pack_into(self.fmt, self.buf, 0, ptr, ptr, 0, *shape, *strides)
 
 
 def _custom_symbols(module) -> list[str]:
@@ -431,6 +432,24 @@ class Executable:
         descriptors, packed, record, status = self._frame()
         for d, a in zip(descriptors, [*inputs, *weights, *outputs]):
             d.fill(a)
+        return self._call(packed, record, status)
+
+    def run_views(self, views: Sequence[tuple[int, Sequence[int], Sequence[int]]]
+                  ) -> dict[str, int]:
+        """``run`` on memory that is not numpy's (torch tensors): one (data
+        address, shape, strides in elements) per input, weight and output, in
+        that order. Dtypes and ranks are the caller's to get right; sizes are
+        checked by the compiled code, as in ``run``."""
+        expected = self.num_inputs + len(self.weights) + self.num_outputs
+        if len(views) != expected:
+            raise ValueError(f"{self.name}: expected {expected} views, got {len(views)}")
+        descriptors, packed, record, status = self._frame()
+        for d, (ptr, shape, strides) in zip(descriptors, views):
+            d.fill_view(ptr, shape, strides)
+        return self._call(packed, record, status)
+
+    def _call(self, packed: ctypes.Array, record: np.ndarray,
+              status: ctypes.c_int64) -> dict[str, int]:
         self._fn(packed)
         if status.value:
             raise ValueError(self.explain(status.value, int(record[0]), int(record[1])))

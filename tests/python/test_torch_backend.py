@@ -344,14 +344,14 @@ def test_inputs_are_read_in_place_and_outputs_are_fresh(monkeypatch):
     from mo.compiler import Executable
 
     seen = []
-    run = Executable.run
+    run = Executable.run_views
 
-    def spy(self, inputs, weights, outputs):
-        seen.append(([a.__array_interface__["data"][0] for a in inputs],
-                     [a.__array_interface__["data"][0] for a in outputs]))
-        return run(self, inputs, weights, outputs)
+    def spy(self, views):
+        addresses = [address for address, _, _ in views]
+        seen.append((addresses[:self.num_inputs], addresses[self.num_inputs:]))
+        return run(self, views)
 
-    monkeypatch.setattr(Executable, "run", spy)
+    monkeypatch.setattr(Executable, "run_views", spy)
     model = nn.Linear(16, 8).eval()
     x = torch.randn(4, 16)
     (y,), _ = run_compiled(model, [x])

@@ -259,8 +259,9 @@ def _size_carrier(symbols: Sequence[str]) -> TensorType:
 # -- one partition as a mo graph -------------------------------------------------------------
 
 
-class _Kernel(torch.nn.Module):
-    """A compiled mo partition, called as the submodule it replaces.
+class _Kernel:
+    """A compiled mo partition, called where the graph called the submodule
+    it replaces (as a function: a module's call costs microseconds).
 
     ``tensor_args`` are the positions of the tensor arguments mo reads;
     ``carriers`` those of the size arguments (SymInts) that become one
@@ -269,46 +270,40 @@ class _Kernel(torch.nn.Module):
 
     def __init__(self, exe: Any, tensor_args: list[int], carriers: list[int],
                  out_types: list[TensorType], bindings: list[tuple[int, int, str]]) -> None:
-        super().__init__()
         self.exe = exe
         self.tensor_args = tensor_args
         self.carriers = carriers
         self.out_types = out_types
         self.out_dtypes = [_aten.torch_dtype(t.dtype) for t in out_types]
         self.bindings = bindings
+        self.__name__ = self.__qualname__ = "mo_kernel"  # how the graph's code names it
         self.static_shapes = None
         if all(t.shape.is_static for t in out_types):
             self.static_shapes = [[int(d) for d in t.shape] for t in out_types]
 
-    def forward(self, *args: Any) -> tuple[torch.Tensor, ...]:
-        import numpy as np
-
-        arrays = [_array(args[i], i) for i in self.tensor_args]
+    def __call__(self, *args: Any) -> tuple[torch.Tensor, ...]:
+        views, held = [], []
+        for i in self.tensor_args:
+            t = args[i]
+            if t.device.type != "cpu":
+                raise ValueError(f"mo partition input {i}: expected a CPU tensor, got one on "
+                                 f"{t.device}")
+            if not t.is_contiguous():  # mo's code reads dense row-major memory
+                t = t.contiguous()
+                held.append(t)
+            views.append((t.data_ptr(), t.shape, t.stride()))
         if self.carriers:
-            arrays.append(np.empty([int(args[i]) for i in self.carriers] + [0], np.int8))
+            sizes = [int(args[i]) for i in self.carriers]
+            views.append((0, [*sizes, 0], [0] * (len(sizes) + 1)))
         if self.static_shapes is not None:
             shapes = self.static_shapes
         else:
-            sizes = {name: arrays[j].shape[axis] for j, axis, name in self.bindings}
-            shapes = self.exe.output_shapes(self.out_types, sizes)
+            bound = {name: views[j][1][axis] for j, axis, name in self.bindings}
+            shapes = self.exe.output_shapes(self.out_types, bound)
         outputs = [torch.empty(s, dtype=d) for s, d in zip(shapes, self.out_dtypes)]
-        self.exe.run(arrays, [], [_array(o, -1) for o in outputs])
+        views.extend((o.data_ptr(), o.shape, o.stride()) for o in outputs)
+        self.exe.run_views(views)
         return tuple(outputs)
-
-
-def _array(t: torch.Tensor, i: int) -> Any:
-    """The numpy view of a CPU tensor's memory (a copy only when it is not
-    contiguous: mo's code reads dense row-major arrays)."""
-    if t.device.type != "cpu":
-        raise ValueError(f"mo partition input {i}: expected a CPU tensor, got one on {t.device}")
-    if not t.is_contiguous():
-        t = t.contiguous()
-    t = t.detach()
-    if t.dtype == torch.bfloat16:
-        from mo.dtype import _bfloat16_type
-
-        return t.view(torch.int16).numpy().view(_bfloat16_type())
-    return t.numpy()
 
 
 def _compile_partition(gm: torch.fx.GraphModule, name: str, log: bool) -> tuple[_Kernel, Any]:
@@ -508,7 +503,9 @@ class Backend:
                     for op, k in count.items():
                         explanation.fallback_ops[op] += k
                     continue
-                setattr(fused, name, kernel)
+                for call in fused.graph.find_nodes(op="call_module", target=name):
+                    call.op, call.target = "call_function", kernel
+                delattr(fused, name)
                 explanation.mo_ops += sum(count.values())
                 explanation.partitions.append(PartitionInfo(
                     name, count, time.perf_counter() - t0,
