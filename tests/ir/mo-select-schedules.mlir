@@ -275,3 +275,33 @@ func.func @epilogue(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %bias: t
   } -> tensor<64x1024xf32>
   return %o : tensor<64x1024xf32>
 }
+
+// -----
+
+// A big copy that moves the innermost dim is tiled in blocks that read and
+// write whole cache lines: 16 along the output's innermost dim and along the
+// input dim within which the input's innermost 16 elements lie (a filter's
+// [F, C, 3, 3] to [3, 3, C, F]: C, the 3 x 3 whole inside the tile); a
+// matrix transposed: 16 x 16. A permute that keeps the innermost dim copies
+// whole rows already, and a small one stays loops.
+// AVX512-LABEL: func.func @transposes
+// AVX512: linalg.transpose ins(%arg0 : tensor<512x256x3x3xf32>) {{.+}} permutation = [2, 3, 1, 0]  {mo.schedule = {kind = "transpose", sizes = {{\[}}[0, 0, 16, 16]]}}
+// AVX512: linalg.transpose ins(%arg1 : tensor<1024x768xf32>) {{.+}} permutation = [1, 0]  {mo.schedule = {kind = "transpose", sizes = {{\[}}[16, 16]]}}
+// AVX512: linalg.transpose ins(%arg2 : tensor<8x64x16x64xf32>) {{.+}} permutation = [0, 2, 1, 3]
+// AVX512-NOT: kind = "transpose"
+// AVX512: linalg.transpose ins(%arg3 : tensor<8x4xf32>) {{.+}} permutation = [1, 0]
+// AVX512-NOT: mo.schedule
+// AVX512: return
+func.func @transposes(%f: tensor<512x256x3x3xf32>, %m: tensor<1024x768xf32>,
+                      %h: tensor<8x64x16x64xf32>, %s: tensor<8x4xf32>)
+    -> (tensor<3x3x256x512xf32>, tensor<768x1024xf32>, tensor<8x16x64x64xf32>, tensor<4x8xf32>) {
+  %e0 = tensor.empty() : tensor<3x3x256x512xf32>
+  %t0 = linalg.transpose ins(%f : tensor<512x256x3x3xf32>) outs(%e0 : tensor<3x3x256x512xf32>) permutation = [2, 3, 1, 0]
+  %e1 = tensor.empty() : tensor<768x1024xf32>
+  %t1 = linalg.transpose ins(%m : tensor<1024x768xf32>) outs(%e1 : tensor<768x1024xf32>) permutation = [1, 0]
+  %e2 = tensor.empty() : tensor<8x16x64x64xf32>
+  %t2 = linalg.transpose ins(%h : tensor<8x64x16x64xf32>) outs(%e2 : tensor<8x16x64x64xf32>) permutation = [0, 2, 1, 3]
+  %e3 = tensor.empty() : tensor<4x8xf32>
+  %t3 = linalg.transpose ins(%s : tensor<8x4xf32>) outs(%e3 : tensor<4x8xf32>) permutation = [1, 0]
+  return %t0, %t1, %t2, %t3 : tensor<3x3x256x512xf32>, tensor<768x1024xf32>, tensor<8x16x64x64xf32>, tensor<4x8xf32>
+}

@@ -106,6 +106,27 @@ def test_epilogue_math_without_llvm_intrinsics(threads):
     np.testing.assert_allclose(run(a, w).to_numpy(), ref, rtol=1e-5, atol=1e-5)
 
 
+# (shape as staged, permutation, shape to run with): copies that move the
+# innermost dim in 16 x 16 blocks (a filter's FCRS -> RSCF, matrices that
+# do and do not divide 16, run-time rows) and one that keeps it.
+PERMUTES = [
+    ((512, 64, 3, 3), (2, 3, 1, 0), (512, 64, 3, 3)),
+    ((300, 1000), (1, 0), (300, 1000)),
+    (("n", 512), (1, 0), (257, 512)),
+    ((4, 96, 33, 40), (0, 3, 1, 2), (4, 96, 33, 40)),
+    ((8, 64, 16, 64), (0, 2, 1, 3), (8, 64, 16, 64)),
+]
+
+
+@pytest.mark.parametrize("shape,perm,run_shape", PERMUTES, ids=[str(p[0]) for p in PERMUTES])
+def test_transposes_match_numpy(threads, shape, perm, run_shape):
+    from mo import functional as F
+
+    run = compilation.compile(lambda x: F.permute(x, list(perm)))(L(*shape))
+    x = np.random.default_rng(13).standard_normal(run_shape, np.float32)
+    assert np.array_equal(run(x).to_numpy(), x.transpose(perm))
+
+
 # (input NHWC as staged, filter KH KW C F, stride, dilation, padding, batch
 # to run with): the direct schedule (rows of pixels that divide a register
 # tile, channels in halves of one) and, where they do not, im2col.

@@ -466,6 +466,50 @@ LogicalResult fuseRows(linalg::GenericOp root, int64_t group) {
   return success();
 }
 
+/// A big copy that moves the innermost dim (a filter's [F, C, R, S] to
+/// [R, S, C, F], a matrix transposed): one loop over the output reads the
+/// input a cache line per element. Tiles of 16 along the output's innermost
+/// dim and along the input dim within which the input's innermost 16 or more
+/// elements lie (the smaller dims inside it whole) read and write whole
+/// lines; the tiles are spread across the threads.
+LogicalResult blockTranspose(linalg::LinalgOp op) {
+  if (!isBigKernel(op) || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() || op.getNumLoops() < 2)
+    return failure();
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || body->getOperations().size() != 1 ||
+      yield->getOperand(0) != body->getArgument(0))
+    return failure();
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!out.isIdentity() || !in.isPermutation())
+    return failure();
+  int64_t rank = op.getNumLoops();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned inner = in.getDimPosition(rank - 1); // the input's innermost loop
+  if (inner == unsigned(rank - 1))
+    return failure(); // rows are copied whole already
+  SmallVector<int64_t> tiles(rank, 1);
+  tiles[rank - 1] = 16;
+  int64_t run = 1;
+  for (int64_t j = rank - 1; j >= 0; --j) {
+    unsigned loop = in.getDimPosition(j);
+    if (loop == unsigned(rank - 1))
+      return failure(); // the output's innermost dim inside the input's run
+    if (ShapedType::isDynamic(ranges[loop]) || run * ranges[loop] >= 16) {
+      tiles[loop] = 16;
+      break;
+    }
+    run *= ranges[loop];
+    tiles[loop] = 0; // whole inside the tile
+  }
+  Builder b(op->getContext());
+  op->setAttr(kScheduleAttr,
+              schedule(op->getContext(), "transpose", b.getArrayAttr({b.getI64ArrayAttr(tiles)})));
+  return success();
+}
+
 /// A big kernel left on its own: its outermost parallel loop with room for
 /// every thread is split across them.
 LogicalResult splitRows(linalg::GenericOp op, int64_t threads) {
@@ -515,6 +559,10 @@ struct MoSelectSchedulesPass
     for (linalg::GenericOp op : llvm::reverse(generics))
       if (succeeded(fuseRows(op, group)))
         ++group;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::GenericOp, linalg::TransposeOp>(op.getOperation()))
+        (void)blockTranspose(op);
+    });
     for (linalg::GenericOp op : generics)
       (void)splitRows(op, threads);
   }

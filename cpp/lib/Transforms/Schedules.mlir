@@ -245,6 +245,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // A copy that moves the innermost dim: tiles that read and write whole
+  // cache lines (`tiles`: 16 along the two dims that are innermost in the
+  // input and in the output, 0 for the small dims inside the input's), spread
+  // across the threads.
+  transform.named_sequence @mo_transpose(
+      %func: !transform.any_op {transform.readonly},
+      %op: !transform.any_op {transform.consumed},
+      %tiles: !transform.param<i64> {transform.readonly}) {
+    %t, %forall = transform.structured.tile_using_forall %op tile_sizes *(%tiles)
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+
   // A kernel and the producers (`%fused`) that compute row by row with it:
   // tiles of `tiles` rows, each computing the whole chain for its rows, the
   // tiles spread across the threads.
