@@ -476,15 +476,6 @@ LogicalResult blockTranspose(linalg::LinalgOp op) {
   if (!isBigKernel(op) || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumParallelLoops() != op.getNumLoops() || op.getNumLoops() < 2)
     return failure();
-  // A data-tiled product's pack (through reshapes) reads its operand in
-  // tiles already, and takes a transpose into its own tiling.
-  std::function<bool(Operation *)> packed = [&](Operation *user) {
-    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
-      return llvm::any_of(user->getUsers(), packed);
-    return isa<linalg::PackOp>(user);
-  };
-  if (llvm::any_of(op->getUsers(), packed))
-    return failure();
   Block *body = op.getBlock();
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
   if (!yield || body->getOperations().size() != 1 ||
