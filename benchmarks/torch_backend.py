@@ -1,7 +1,8 @@
 """torch.compile backends side by side: eager, Inductor and mo.
 
-For a ResNet-18 (torchvision's layout, batch 8, 64x64 images) and an
-``nn.TransformerEncoderLayer`` (d=256, 4 heads, batch 8 x 64 tokens): the
+For a ResNet-18 (torchvision's layout, batch 8, 64x64 images), an
+``nn.TransformerEncoderLayer`` (d=256, 4 heads, batch 8 x 64 tokens) and a
+small MLP (batch 4: what each engine costs per call): the
 forward (eval, no grad) and one training step (forward, cross-entropy,
 backward, SGD step), each as the median of timed runs after warm-up, the
 compile time (first call minus a steady one) and mo's fusion rate (aten ops
@@ -10,7 +11,7 @@ laid out once per parameter version (Inductor's default does not freeze).
 Outputs are checked against eager before timing. Every backend compiles
 into a private cache (cold compiles). Not a test.
 
-Run: python benchmarks/torch_backend.py [--repeats N] [--models resnet18,encoder]
+Run: python benchmarks/torch_backend.py [--repeats N] [--models resnet18,encoder,mlp]
 """
 
 from __future__ import annotations
@@ -69,9 +70,14 @@ class Encoder(nn.Module):
         return self.head(self.layer(x).mean(1))
 
 
+def mlp():  # small: the per-call overhead of each engine
+    return nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10))
+
+
 MODELS = {
     "resnet18": (resnet18, lambda: torch.randn(8, 3, 64, 64)),
     "encoder": (Encoder, lambda: torch.randn(8, 64, 256)),
+    "mlp": (mlp, lambda: torch.randn(4, 32)),
 }
 
 
@@ -158,10 +164,10 @@ def main() -> None:
         for kind, measure in (("forward", forward_row), ("train step", train_row)):
             row = measure(name, args.repeats)
             eager = row["eager"][0]
-            cells = [f"{eager * 1e3:9.2f}"]
+            cells = [f"{eager * 1e3:9.3f}"]
             for engine in ENGINES:
                 t = row[engine][0]
-                cells.append(f"{t * 1e3:9.2f} ({t / eager:5.2f}x)".rjust(20))
+                cells.append(f"{t * 1e3:9.3f} ({t / eager:5.2f}x)".rjust(20))
             explained = row["mo"][2].explanation
             compiles = " / ".join(f"{row[e][1]:.2f}" for e in ENGINES)
             print(f"{name + ' ' + kind:<22}{''.join(cells)}  {compiles:>28}   "
