@@ -339,11 +339,23 @@ class Executable:
                 warned.append(f"{self.name}: the CPU schedules failed, compiled without "
                               f"them (slower code): {str(e).splitlines()[-1]}")
                 warnings.warn(warned[-1], RuntimeWarning, stacklevel=2)
-            with _context.context():
+            with _context.context() as ctx:
+                # Translation reports through the context's diagnostics: into
+                # the error, not onto stderr.
+                notes: list[str] = []
+
+                def collect(diagnostic) -> bool:
+                    notes.append(f"{diagnostic.location}: {diagnostic.message}")
+                    return True
+
+                handler = ctx.attach_diagnostic_handler(collect)
                 try:
                     obj = _moDialects.jit_compile(lowered, opt_level)
                 except RuntimeError as e:
-                    raise CompileError(f"code generation failed: {e}") from None
+                    detail = "".join(f"\n  {n}" for n in notes[:8])
+                    raise CompileError(f"code generation failed: {e}{detail}") from None
+                finally:
+                    handler.detach()
             _cache.store(key, obj, warned)
         runtime = [_openmp_runtime()] if self.num_threads > 1 else []
         try:

@@ -101,3 +101,34 @@ def test_a_missing_library_is_an_error_naming_it():
         _moDialects.Jit(obj, ["/nonexistent/libmo-test.so"])
     with pytest.raises(RuntimeError, match="not recognized as a valid object file"):
         _moDialects.Jit(b"", [])
+
+
+def test_translation_diagnostics_are_in_the_error_not_on_stderr(monkeypatch, capfd):
+    """A graph whose lowering leaves what LLVM cannot translate: the
+    translator's diagnostics reach the CompileError's message, not stderr."""
+    from mo import compilation, compiler
+    from mo.driver import CPU
+    from mo.dtype import DType
+    from mo.sharding import TensorLayout
+
+    run_pipeline = compiler._run_pipeline
+
+    def without_cast_reconciliation(module, pipeline):
+        run_pipeline(module, pipeline)
+        if pipeline.startswith("mo-cpu-codegen"):  # a cast translation refuses
+            with _context.context(), ir.Location.unknown():
+                entry = next(op for op in module.body.operations
+                             if op.operation.name == "llvm.func" and "mo.entry" in op.attributes)
+                block = entry.regions[0].blocks[0]
+                with ir.InsertionPoint.at_block_begin(block):
+                    ir.Operation.create("builtin.unrealized_conversion_cast",
+                                        results=[ir.IntegerType.get_signless(64)],
+                                        operands=[block.arguments[0]])
+
+    monkeypatch.setattr(compiler, "_run_pipeline", without_cast_reconciliation)
+    monkeypatch.setenv("MO_CACHE", "0")
+    with pytest.raises(compiler.CompileError) as raised:
+        compilation.compile(lambda x: x * 2.0)(TensorLayout(DType.float32, [4], CPU()))
+    message = str(raised.value)
+    assert "code generation failed" in message and "unrealized_conversion_cast" in message
+    assert "unrealized_conversion_cast" not in capfd.readouterr().err
