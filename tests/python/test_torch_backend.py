@@ -515,3 +515,59 @@ def test_encoder_layer_training_matches_eager():
     model = EncoderClassifier().double()
     assert_training_matches(model, torch.randn(4, 8, 32, dtype=torch.float64),
                             torch.optim.AdamW, rtol=1e-9, atol=1e-10, steps=2)
+
+
+class _Lambda(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+MORE_OPS = [
+    ("group_norm", lambda: nn.Sequential(nn.Conv2d(4, 8, 3), nn.GroupNorm(2, 8), nn.SiLU()),
+     (2, 4, 8, 8)),
+    ("cumsum_flip", lambda: _Lambda(lambda x: x.cumsum(1) * x.flip(0)), (3, 7)),
+    ("elu_mish", lambda: _Lambda(lambda x: F.elu(x, 0.7) + F.mish(x) + F.hardswish(x)), (4, 8)),
+    ("topk", lambda: _Lambda(lambda x: torch.topk(x, 3, dim=1).values * 2), (4, 9)),
+    ("attention_module", lambda: _Lambda(
+        lambda x, m=nn.MultiheadAttention(16, 2, batch_first=True).double(): m(x, x, x)[0]),
+     (2, 5, 16)),
+]
+
+
+@pytest.mark.parametrize("name,make,shape", MORE_OPS, ids=[m[0] for m in MORE_OPS])
+def test_more_ops_forward_and_gradients(name, make, shape):
+    """Ops beyond the reference models, all in mo (fallback="error"),
+    forward and gradients against eager in float64."""
+    model = make().double()
+    reference = copy.deepcopy(model)
+    x = torch.randn(*shape, dtype=torch.float64)
+    x1, x2 = x.clone().requires_grad_(), x.clone().requires_grad_()
+    out = torch.compile(model, backend=Backend(fallback="error"))(x1)
+    expected = reference(x2)
+    torch.testing.assert_close(out, expected, rtol=1e-10, atol=1e-10)
+    out.square().sum().backward()
+    expected.square().sum().backward()
+    torch.testing.assert_close(x1.grad, x2.grad, rtol=1e-9, atol=1e-10)
+    for (pname, p), q in zip(model.named_parameters(), reference.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-9, atol=1e-10, msg=pname)
+
+
+def test_integer_remainder_follows_the_divisor_sign():
+    def f(x):
+        return (x * 3 + 1) // 2 % 5 + torch.remainder(x, -3)
+
+    x = torch.randint(-50, 50, (4, 5))
+    torch.testing.assert_close(torch.compile(f, backend=Backend(fallback="error"))(x), f(x))
+
+
+def test_embedding_gradients_add_up_for_repeated_ids():
+    emb = nn.Embedding(10, 4).double()
+    reference = copy.deepcopy(emb)
+    ids = torch.tensor([[1, 3, 1], [3, 3, 9]])
+    torch.compile(emb, backend=Backend())(ids).square().sum().backward()
+    reference(ids).square().sum().backward()
+    torch.testing.assert_close(emb.weight.grad, reference.weight.grad, rtol=1e-12, atol=1e-12)

@@ -269,6 +269,7 @@ for _ops, _fn in [
     ((aten.mul.Tensor, aten.mul.Scalar), ops.mul),
     ((aten.div.Tensor, aten.div.Scalar), ops.div),
     ((aten.pow.Tensor_Scalar, aten.pow.Tensor_Tensor, aten.pow.Scalar), ops.pow),
+    ((aten.remainder.Tensor, aten.remainder.Scalar), ops.mod),  # the divisor's sign, as torch
     ((aten.maximum.default,), ops.maximum),
     ((aten.minimum.default,), ops.minimum),
 ]:
@@ -504,6 +505,37 @@ def _repeat(n: torch.fx.Node, x: Any, repeats: Sequence[int]) -> Any:
 @converts(aten.index_select.default)
 def _index_select(n: torch.fx.Node, x: Any, dim: int, index: Any) -> Any:
     return ops.gather(x, index, _axis(x, dim))
+
+
+@converts(aten.scatter.src)
+def _scatter(n: torch.fx.Node, x: Any, dim: int, index: Any, src: Any) -> Any:
+    if list(index.shape) != list(src.shape):
+        raise Unsupported("a scatter whose source is larger than its index")
+    return ops.scatter(x, src, index, _axis(x, dim))
+
+
+@converts(aten.scatter_add.default)
+def _scatter_add(n: torch.fx.Node, x: Any, dim: int, index: Any, src: Any) -> Any:
+    if list(index.shape) != list(src.shape):
+        raise Unsupported("a scatter whose source is larger than its index")
+    return ops.scatter_add(x, src, index, _axis(x, dim))
+
+
+@converts(aten.index_put.default)
+def _index_put(n: torch.fx.Node, x: Any, indices: Sequence[Any], values: Any,
+               accumulate: bool = False) -> Any:
+    """``x[idx] = values`` (``+=`` with ``accumulate``) for one index tensor
+    of the first dim (an embedding's backward): a scatter of whole rows."""
+    if len(indices) != 1 or indices[0] is None:
+        raise Unsupported("index_put other than by one index tensor of the first dim")
+    rows = ops.reshape(indices[0], [-1])
+    shape = [rows.shape[0], *x.shape[1:]]
+    values = _cast(values, _result_dtype(n))
+    if values.rank == indices[0].rank + x.rank - 1:
+        values = ops.reshape(values, shape)
+    values = ops.broadcast_to(values, shape)
+    at = ops.broadcast_to(ops.reshape(rows, [rows.shape[0]] + [1] * (x.rank - 1)), shape)
+    return (ops.scatter_add if accumulate else ops.scatter)(x, values, at, 0)
 
 
 @converts(aten.embedding.default)
@@ -885,6 +917,53 @@ def _adaptive_avg_pool(n: torch.fx.Node, x: Any, output_size: Sequence[int]) -> 
         raise Unsupported("adaptive pooling to a size that does not divide the input")
     kernel = [int(h) // oh, int(w) // ow]
     return _nhwc(lambda v: ops.avg_pool2d(v, kernel, kernel), x)
+
+
+@converts(aten.native_group_norm.default)
+def _group_norm(n: torch.fx.Node, x: Any, weight: Any, bias: Any, batch: Any, channels: Any,
+                spatial: Any, groups: int, eps: float) -> Any:
+    """Each group of channels (with the spatial dims) normalized; the mean
+    and 1/std per (image, group) for the backward."""
+    shape = list(x.shape)
+    grouped = ops.reshape(x, [shape[0], int(groups), -1])
+    mean = ops.mean(grouped, -1)
+    centred = ops.sub(grouped, mean)
+    rstd = ops.rsqrt(ops.add(ops.mean(ops.mul(centred, centred), -1), float(eps)))
+    y = ops.reshape(ops.mul(centred, rstd), shape)
+    if weight is not None:
+        y = ops.mul(y, _channel(weight, x.rank))
+    if bias is not None:
+        y = ops.add(y, _channel(bias, x.rank))
+    return y, _drop(mean, [2]), _drop(rstd, [2])
+
+
+@converts(aten.cumsum.default)
+def _cumsum(n: torch.fx.Node, x: Any, dim: int, *, dtype: Any = None) -> Any:
+    return ops.cumsum(_cast(x, _result_dtype(n)), _axis(x, dim))
+
+
+@converts(aten.flip.default)
+def _flip(n: torch.fx.Node, x: Any, dims: Sequence[int]) -> Any:
+    axes = {_axis(x, d) for d in dims}
+    return ops.slice_tensor(x, tuple(slice(None, None, -1) if i in axes else slice(None)
+                                     for i in range(x.rank)))
+
+
+@converts(aten.elu.default)
+def _elu(n: torch.fx.Node, x: Any, alpha: float = 1.0, scale: float = 1.0,
+         input_scale: float = 1.0) -> Any:
+    negative = ops.mul(ops.sub(ops.exp(ops.mul(x, float(input_scale))), 1.0), float(alpha))
+    return ops.mul(ops.where(ops.greater(x, 0.0), x, negative), float(scale))
+
+
+@converts(aten.topk.default)
+def _topk(n: torch.fx.Node, x: Any, k: int, dim: int = -1, largest: bool = True,
+          sorted: bool = True) -> Any:  # noqa: A002
+    if not sorted:
+        raise Unsupported("topk without sorting (torch's order is unspecified)")
+    fn = ops.top_k if largest else ops.bottom_k
+    values, indices = fn(x, int(_scalar(k)), _axis(x, dim))
+    return values, indices
 
 
 @converts(aten.native_dropout.default)
