@@ -532,6 +532,7 @@ MORE_OPS = [
     ("cumsum_flip", lambda: _Lambda(lambda x: x.cumsum(1) * x.flip(0)), (3, 7)),
     ("elu_mish", lambda: _Lambda(lambda x: F.elu(x, 0.7) + F.mish(x) + F.hardswish(x)), (4, 8)),
     ("topk", lambda: _Lambda(lambda x: torch.topk(x, 3, dim=1).values * 2), (4, 9)),
+    ("conv1d", lambda: nn.Conv1d(4, 6, 3, stride=2, padding=1), (2, 4, 11)),
     ("attention_module", lambda: _Lambda(
         lambda x, m=nn.MultiheadAttention(16, 2, batch_first=True).double(): m(x, x, x)[0]),
      (2, 5, 16)),

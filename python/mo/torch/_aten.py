@@ -731,6 +731,13 @@ def _convolution_backward(n: torch.fx.Node, dy: Any, x: Any, w: Any, bias_sizes:
     transposed convolution of ``dy`` by the filter; the filter's is the
     convolution of the input (images as the batch, batch as channels) by
     ``dy`` (strides and dilations swapped), cut to the filter's size."""
+    if x.rank == 3 and not transposed:  # 1-D: the 2-D backward over a unit height
+        grads = _convolution_backward(
+            n, ops.unsqueeze(dy, 2), ops.unsqueeze(x, 2), ops.unsqueeze(w, 2), bias_sizes,
+            [1, *stride], [0, *padding], [1, *dilation], transposed, [0, *output_padding],
+            groups, output_mask)
+        return tuple(None if g is None else ops.squeeze(g, 2) if g.rank == 4 else g
+                     for g in grads)
     if transposed or groups != 1 or x.rank != 4:
         raise Unsupported("the backward of a transposed, grouped or non-2-D convolution")
     stride, padding, dilation = (_spatial(x, v, "window") for v in (stride, padding, dilation))
