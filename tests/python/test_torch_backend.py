@@ -533,6 +533,10 @@ MORE_OPS = [
     ("elu_mish", lambda: _Lambda(lambda x: F.elu(x, 0.7) + F.mish(x) + F.hardswish(x)), (4, 8)),
     ("topk", lambda: _Lambda(lambda x: torch.topk(x, 3, dim=1).values * 2), (4, 9)),
     ("conv1d", lambda: nn.Conv1d(4, 6, 3, stride=2, padding=1), (2, 4, 11)),
+    ("upsample_nearest", lambda: nn.Upsample(scale_factor=2, mode="nearest"), (2, 3, 4, 5)),
+    ("upsample_bilinear", lambda: nn.Upsample(scale_factor=2, mode="bilinear"), (2, 3, 4, 5)),
+    ("reflection_pad", lambda: nn.ReflectionPad2d((2, 1, 1, 2)), (2, 3, 6, 6)),
+    ("take_rows", lambda: _Lambda(lambda x: x[torch.tensor([2, 0, 2, 1])] * 2), (3, 5)),
     ("attention_module", lambda: _Lambda(
         lambda x, m=nn.MultiheadAttention(16, 2, batch_first=True).double(): m(x, x, x)[0]),
      (2, 5, 16)),

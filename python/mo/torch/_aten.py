@@ -521,21 +521,67 @@ def _scatter_add(n: torch.fx.Node, x: Any, dim: int, index: Any, src: Any) -> An
     return ops.scatter_add(x, src, index, _axis(x, dim))
 
 
+@converts(aten.index.Tensor)
+def _index(n: torch.fx.Node, x: Any, indices: Sequence[Any]) -> Any:
+    """Advanced indexing by integer tensors of adjacent dims: one tensor is a
+    gather; several whose broadcast grid varies each along its own axis
+    (``x[:, :, rows[:, None], cols]``: nearest upsampling, a reflection
+    pad) are one gather per dim."""
+    dims = [i for i, t in enumerate(indices) if t is not None]
+    tensors = [indices[i] for i in dims]
+    if not dims or dims != list(range(dims[0], dims[0] + len(dims))) or any(
+            t.dtype not in (DType.int64, DType.int32) for t in tensors):
+        raise Unsupported("indexing other than by integer tensors of adjacent dims")
+    if len(tensors) == 1:
+        return ops.gather(x, tensors[0], dims[0])
+    grid = len(tensors)
+    for j, t in enumerate(tensors):
+        sizes = [Dim(1)] * (grid - t.rank) + list(t.shape)
+        if t.rank > grid or any(size != Dim(1) for a, size in enumerate(sizes) if a != j):
+            raise Unsupported("indexing tensors that do not each vary along their own axis")
+    y = x
+    for j, t in enumerate(tensors):
+        y = ops.gather(y, ops.reshape(t, [-1]), dims[0] + j)
+    return y
+
+
 @converts(aten.index_put.default)
 def _index_put(n: torch.fx.Node, x: Any, indices: Sequence[Any], values: Any,
                accumulate: bool = False) -> Any:
-    """``x[idx] = values`` (``+=`` with ``accumulate``) for one index tensor
-    of the first dim (an embedding's backward): a scatter of whole rows."""
-    if len(indices) != 1 or indices[0] is None:
-        raise Unsupported("index_put other than by one index tensor of the first dim")
-    rows = ops.reshape(indices[0], [-1])
-    shape = [rows.shape[0], *x.shape[1:]]
-    values = _cast(values, _result_dtype(n))
-    if values.rank == indices[0].rank + x.rank - 1:
+    """``x[idx] = values`` (``+=`` with ``accumulate``) by integer tensors of
+    adjacent dims, as ``_index`` reads them: one tensor is a scatter along
+    its dim (an embedding's backward); several that each vary along their
+    own axis, accumulated, are one scatter_add per dim (an upsampling's
+    backward: the sums separate)."""
+    dims = [i for i, t in enumerate(indices) if t is not None]
+    tensors = [indices[i] for i in dims]
+    if not dims or dims != list(range(dims[0], dims[0] + len(dims))) or any(
+            t.dtype not in (DType.int64, DType.int32) for t in tensors) or (
+            len(tensors) > 1 and not accumulate):
+        raise Unsupported("index_put other than by integer tensors of adjacent dims")
+    d0, values = dims[0], _cast(values, _result_dtype(n))
+    flat = [ops.reshape(t, [-1]) for t in tensors]
+    if len(tensors) > 1:
+        for j, t in enumerate(tensors):
+            sizes = [Dim(1)] * (len(tensors) - t.rank) + list(t.shape)
+            if t.rank > len(tensors) or any(size != Dim(1) for a, size in enumerate(sizes)
+                                           if a != j):
+                raise Unsupported("index_put tensors that do not each vary along their axis")
+    shape = [*x.shape[:d0], *(f.shape[0] for f in flat), *x.shape[d0 + len(flat):]]
+    if values.rank == len(shape) - len(flat) + tensors[0].rank and len(flat) == 1:
         values = ops.reshape(values, shape)
     values = ops.broadcast_to(values, shape)
-    at = ops.broadcast_to(ops.reshape(rows, [rows.shape[0]] + [1] * (x.rank - 1)), shape)
-    return (ops.scatter_add if accumulate else ops.scatter)(x, values, at, 0)
+    scatter = ops.scatter_add if accumulate else ops.scatter
+    # From the last indexed dim to the first: each scatter lands one dim in x's size.
+    for j in reversed(range(len(flat))):
+        axis = d0 + j
+        target_shape = list(values.shape)
+        target_shape[axis] = x.shape[axis]
+        base = x if j == 0 else ops.broadcast_to(ops.constant(0, values.dtype), target_shape)
+        at = ops.broadcast_to(ops.reshape(flat[j], [1] * axis + [flat[j].shape[0]]
+                                          + [1] * (len(shape) - axis - 1)), list(values.shape))
+        values = scatter(base, values, at, axis)
+    return values
 
 
 @converts(aten.embedding.default)
