@@ -521,52 +521,47 @@ def _scatter_add(n: torch.fx.Node, x: Any, dim: int, index: Any, src: Any) -> An
     return ops.scatter_add(x, src, index, _axis(x, dim))
 
 
-@converts(aten.index.Tensor)
-def _index(n: torch.fx.Node, x: Any, indices: Sequence[Any]) -> Any:
-    """Advanced indexing by integer tensors of adjacent dims: one tensor is a
-    gather; several whose broadcast grid varies each along its own axis
-    (``x[:, :, rows[:, None], cols]``: nearest upsampling, a reflection
-    pad) are one gather per dim."""
+def _index_tensors(indices: Sequence[Any], several: bool) -> tuple[int, list[Any]]:
+    """The first indexed dim and the integer index tensors of ``indices``
+    (adjacent dims; ``None`` for a dim taken whole). Several must each vary
+    along their own axis of the broadcast grid (``rows[:, None], cols``):
+    then indexing by them is one gather (or scatter) per dim."""
     dims = [i for i, t in enumerate(indices) if t is not None]
     tensors = [indices[i] for i in dims]
     if not dims or dims != list(range(dims[0], dims[0] + len(dims))) or any(
-            t.dtype not in (DType.int64, DType.int32) for t in tensors):
+            t.dtype not in (DType.int64, DType.int32) for t in tensors) or (
+            len(tensors) > 1 and not several):
         raise Unsupported("indexing other than by integer tensors of adjacent dims")
+    for j, t in enumerate(tensors if len(tensors) > 1 else []):
+        sizes = [Dim(1)] * (len(tensors) - t.rank) + list(t.shape)
+        if t.rank > len(tensors) or any(size != Dim(1) for a, size in enumerate(sizes)
+                                       if a != j):
+            raise Unsupported("index tensors that do not each vary along their own axis")
+    return dims[0], tensors
+
+
+@converts(aten.index.Tensor)
+def _index(n: torch.fx.Node, x: Any, indices: Sequence[Any]) -> Any:
+    """Advanced indexing (nearest upsampling, a reflection pad, ``x[idx]``):
+    one index tensor is a gather; several, one gather per dim."""
+    d0, tensors = _index_tensors(indices, several=True)
     if len(tensors) == 1:
-        return ops.gather(x, tensors[0], dims[0])
-    grid = len(tensors)
+        return ops.gather(x, tensors[0], d0)
     for j, t in enumerate(tensors):
-        sizes = [Dim(1)] * (grid - t.rank) + list(t.shape)
-        if t.rank > grid or any(size != Dim(1) for a, size in enumerate(sizes) if a != j):
-            raise Unsupported("indexing tensors that do not each vary along their own axis")
-    y = x
-    for j, t in enumerate(tensors):
-        y = ops.gather(y, ops.reshape(t, [-1]), dims[0] + j)
-    return y
+        x = ops.gather(x, ops.reshape(t, [-1]), d0 + j)
+    return x
 
 
 @converts(aten.index_put.default)
 def _index_put(n: torch.fx.Node, x: Any, indices: Sequence[Any], values: Any,
                accumulate: bool = False) -> Any:
-    """``x[idx] = values`` (``+=`` with ``accumulate``) by integer tensors of
-    adjacent dims, as ``_index`` reads them: one tensor is a scatter along
-    its dim (an embedding's backward); several that each vary along their
-    own axis, accumulated, are one scatter_add per dim (an upsampling's
+    """``x[idx] = values`` (``+=`` with ``accumulate``), indexed as ``_index``
+    reads: one tensor is a scatter along its dim (an embedding's backward);
+    several, accumulated, one scatter_add per dim (an upsampling's
     backward: the sums separate)."""
-    dims = [i for i, t in enumerate(indices) if t is not None]
-    tensors = [indices[i] for i in dims]
-    if not dims or dims != list(range(dims[0], dims[0] + len(dims))) or any(
-            t.dtype not in (DType.int64, DType.int32) for t in tensors) or (
-            len(tensors) > 1 and not accumulate):
-        raise Unsupported("index_put other than by integer tensors of adjacent dims")
-    d0, values = dims[0], _cast(values, _result_dtype(n))
+    d0, tensors = _index_tensors(indices, several=accumulate)
+    values = _cast(values, _result_dtype(n))
     flat = [ops.reshape(t, [-1]) for t in tensors]
-    if len(tensors) > 1:
-        for j, t in enumerate(tensors):
-            sizes = [Dim(1)] * (len(tensors) - t.rank) + list(t.shape)
-            if t.rank > len(tensors) or any(size != Dim(1) for a, size in enumerate(sizes)
-                                           if a != j):
-                raise Unsupported("index_put tensors that do not each vary along their axis")
     shape = [*x.shape[:d0], *(f.shape[0] for f in flat), *x.shape[d0 + len(flat):]]
     if values.rank == len(shape) - len(flat) + tensors[0].rank and len(flat) == 1:
         values = ops.reshape(values, shape)
