@@ -12,6 +12,7 @@ checks every result against torch's and rejects a disagreement the same way.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import operator
@@ -77,8 +78,7 @@ def _sym_dim(expr: Any) -> Dim:
         offset = sum(int(a) for a in expr.args if isinstance(a, sympy.Integer) and a < 0)
         total = sum((_sym_dim(a) for a in terms[1:]), start=_sym_dim(terms[0]))
         return total - (-offset) if offset else total
-    if isinstance(expr, sympy.Integer) or any(isinstance(a, sympy.Integer) and a < 0
-                                              for a in expr.args):
+    if any(isinstance(a, sympy.Integer) and a < 0 for a in expr.args):
         raise Unsupported(f"the size expression {expr} has a negative part")
     args = [_sym_dim(a) for a in expr.args]
     if isinstance(expr, sympy.Mul):
@@ -165,6 +165,11 @@ def _reduce(fn: Callable[[Any, int], Any], x: Any, dims: Any, keepdim: bool) -> 
     for axis in axes:
         x = fn(x, axis)
     return x if keepdim else _drop(x, axes)
+
+
+def _scalar_tensor_of(value: Any, dtype: DType, shape: Sequence[Any]) -> Any:
+    """A tensor of ``shape`` holding ``value`` (a broadcast scalar constant)."""
+    return ops.broadcast_to(ops.constant(value, dtype), list(shape))
 
 
 def _shape(sizes: Sequence[Any]) -> list[Any]:
@@ -334,8 +339,7 @@ def _filled(n: torch.fx.Node, value: Any) -> Any:
     out = _value(n)
     if out.device.type != "cpu":
         raise Unsupported(f"device {out.device}")
-    return ops.broadcast_to(ops.constant(_scalar(value), mo_dtype(out.dtype)),
-                            [dim_of(s) for s in out.shape])
+    return _scalar_tensor_of(_scalar(value), mo_dtype(out.dtype), [dim_of(s) for s in out.shape])
 
 
 @converts(aten.full.default)
@@ -377,14 +381,11 @@ def _arange(n: torch.fx.Node, *args: Any, **_: Any) -> Any:
             raise Unsupported("arange with a symbolic start or step")
         return _range(start, step, dim_of(out.shape[0]), mo_dtype(out.dtype), DeviceRef.CPU(),
                       list(args))
-    values = np.arange(*args, dtype=_torch_to_numpy(out.dtype))
+    dtype = mo_dtype(out.dtype)
+    values = np.arange(*args, dtype=dtype.to_numpy())
     if values.shape != tuple(out.shape):
         raise Unsupported("an arange numpy sizes differently from torch")
-    return ops.constant(values, mo_dtype(out.dtype))
-
-
-def _torch_to_numpy(dtype: torch.dtype) -> Any:
-    return mo_dtype(dtype).to_numpy()
+    return ops.constant(values, dtype)
 
 
 # -- casts, copies and views -------------------------------------------------------------
@@ -507,18 +508,17 @@ def _index_select(n: torch.fx.Node, x: Any, dim: int, index: Any) -> Any:
     return ops.gather(x, index, _axis(x, dim))
 
 
-@converts(aten.scatter.src)
-def _scatter(n: torch.fx.Node, x: Any, dim: int, index: Any, src: Any) -> Any:
-    if list(index.shape) != list(src.shape):
-        raise Unsupported("a scatter whose source is larger than its index")
-    return ops.scatter(x, src, index, _axis(x, dim))
+def _scattering(fn: Callable[..., Any]) -> Converter:
+    def convert(n: torch.fx.Node, x: Any, dim: int, index: Any, src: Any) -> Any:
+        if list(index.shape) != list(src.shape):
+            raise Unsupported("a scatter whose source is larger than its index")
+        return fn(x, src, index, _axis(x, dim))
+
+    return convert
 
 
-@converts(aten.scatter_add.default)
-def _scatter_add(n: torch.fx.Node, x: Any, dim: int, index: Any, src: Any) -> Any:
-    if list(index.shape) != list(src.shape):
-        raise Unsupported("a scatter whose source is larger than its index")
-    return ops.scatter_add(x, src, index, _axis(x, dim))
+converts(aten.scatter.src)(_scattering(ops.scatter))
+converts(aten.scatter_add.default)(_scattering(ops.scatter_add))
 
 
 def _index_tensors(indices: Sequence[Any], several: bool) -> tuple[int, list[Any]]:
@@ -572,7 +572,7 @@ def _index_put(n: torch.fx.Node, x: Any, indices: Sequence[Any], values: Any,
         axis = d0 + j
         target_shape = list(values.shape)
         target_shape[axis] = x.shape[axis]
-        base = x if j == 0 else ops.broadcast_to(ops.constant(0, values.dtype), target_shape)
+        base = x if j == 0 else _scalar_tensor_of(0, values.dtype, target_shape)
         at = ops.broadcast_to(ops.reshape(flat[j], [1] * axis + [flat[j].shape[0]]
                                           + [1] * (len(shape) - axis - 1)), list(values.shape))
         values = scatter(base, values, at, axis)
@@ -612,16 +612,17 @@ converts(aten.amin.default)(_reduction(_min))
 converts(aten.prod.dim_int, aten.prod.default)(_reduction(ops.prod))
 
 
-@converts(aten.any.dim, aten.any.dims, aten.any.default)
-def _any(n: torch.fx.Node, x: Any, dims: Any = None, keepdim: bool = False) -> Any:
-    as_int = ops.cast(ops.not_equal(x, 0) if x.dtype is not DType.bool else x, DType.int32)
-    return ops.cast(_reduce(_max, as_int, dims, keepdim), DType.bool)
+def _truth(fn: Callable[[Any, int], Any]) -> Converter:
+    """any (the max of truths as ints) or all (their min)."""
+    def convert(n: torch.fx.Node, x: Any, dims: Any = None, keepdim: bool = False) -> Any:
+        as_int = ops.cast(ops.not_equal(x, 0) if x.dtype is not DType.bool else x, DType.int32)
+        return ops.cast(_reduce(fn, as_int, dims, keepdim), DType.bool)
+
+    return convert
 
 
-@converts(aten.all.dim, aten.all.dims, aten.all.default)
-def _all(n: torch.fx.Node, x: Any, dims: Any = None, keepdim: bool = False) -> Any:
-    as_int = ops.cast(ops.not_equal(x, 0) if x.dtype is not DType.bool else x, DType.int32)
-    return ops.cast(_reduce(_min, as_int, dims, keepdim), DType.bool)
+converts(aten.any.dim, aten.any.dims, aten.any.default)(_truth(_max))
+converts(aten.all.dim, aten.all.dims, aten.all.default)(_truth(_min))
 
 
 @converts(aten.argmax.default, aten.argmin.default)
@@ -681,6 +682,14 @@ def _spatial(x: Any, values: Sequence[int], what: str) -> list[int]:
     return values
 
 
+def _window(x: Any, stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
+            bias: Any, filter_layout: Any) -> dict[str, Any]:
+    """A 2-D convolution's keywords for ``ops.conv2d`` on torch's NCHW input."""
+    return dict(stride=_spatial(x, stride, "stride"), dilation=_spatial(x, dilation, "dilation"),
+                padding=_spatial(x, padding, "padding"), bias=bias,
+                input_layout=ops.ConvInputLayout.NCHW, filter_layout=filter_layout)
+
+
 @converts(aten.convolution.default)
 def _convolution(n: torch.fx.Node, x: Any, w: Any, bias: Any, stride: Sequence[int],
                  padding: Sequence[int], dilation: Sequence[int], transposed: bool,
@@ -692,9 +701,7 @@ def _convolution(n: torch.fx.Node, x: Any, w: Any, bias: Any, stride: Sequence[i
         return ops.squeeze(y, 2)
     if x.rank != 4:
         raise Unsupported(f"a convolution of rank {x.rank}")
-    window = dict(stride=_spatial(x, stride, "stride"), dilation=_spatial(x, dilation, "dilation"),
-                  padding=_spatial(x, padding, "padding"), bias=bias,
-                  input_layout=ops.ConvInputLayout.NCHW, filter_layout=ops.FilterLayout.FCRS)
+    window = _window(x, stride, padding, dilation, bias, ops.FilterLayout.FCRS)
     if transposed:
         if groups != 1:
             raise Unsupported("a grouped transposed convolution")
@@ -715,10 +722,8 @@ def _convolution_rscf(n: torch.fx.Node, x: Any, w: Any, bias: Any, stride: Seque
                       output_padding: Sequence[int], groups: int) -> Any:
     if x.rank != 4 or transposed:
         raise Unsupported("a relaid filter of a transposed or non-2-D convolution")
-    return ops.conv2d(x, w, stride=_spatial(x, stride, "stride"),
-                      dilation=_spatial(x, dilation, "dilation"),
-                      padding=_spatial(x, padding, "padding"), bias=bias, groups=groups,
-                      input_layout=ops.ConvInputLayout.NCHW, filter_layout=ops.FilterLayout.RSCF)
+    return ops.conv2d(x, w, groups=groups,
+                      **_window(x, stride, padding, dilation, bias, ops.FilterLayout.RSCF))
 
 
 _relaid: dict[int, tuple[Any, tuple, torch.Tensor]] = {}
@@ -750,9 +755,10 @@ def relay_filters(gm: torch.fx.GraphModule) -> None:
         if node.target is not aten.convolution.default:
             continue
         w = node.args[1]
-        val = w.meta.get("val") if isinstance(w, torch.fx.Node) else None
-        if w.op != "placeholder" or not isinstance(val, torch.Tensor) or val.dim() != 4 \
-                or node.args[6]:
+        if not isinstance(w, torch.fx.Node) or w.op != "placeholder" or node.args[6]:
+            continue
+        val = w.meta.get("val")
+        if not isinstance(val, torch.Tensor) or val.dim() != 4:
             continue
         with gm.graph.inserting_before(node):
             relaid = gm.graph.call_function(relaid_filter, (w,))
@@ -808,6 +814,15 @@ def _channel(v: Any, rank: int) -> Any:
     return ops.reshape(v, [v.shape[0]] + [1] * (rank - 2))
 
 
+def _normalized_rows(v: Any, eps: float) -> tuple[Any, Any, Any]:
+    """``v`` normalized along its last dim, with that dim's mean and 1/std
+    (kept, size 1): what a layer or group norm and its backward use."""
+    mean = ops.mean(v, -1)
+    centred = ops.sub(v, mean)
+    rstd = ops.rsqrt(ops.add(ops.mean(ops.mul(centred, centred), -1), float(eps)))
+    return ops.mul(centred, rstd), mean, rstd
+
+
 def _batch_norm(x: Any, mean: Any, invstd: Any, weight: Any, bias: Any) -> Any:
     y = ops.mul(ops.sub(x, _channel(mean, x.rank)), _channel(invstd, x.rank))
     if weight is not None:
@@ -852,10 +867,7 @@ def _layer_norm(n: torch.fx.Node, x: Any, shape: Sequence[Any], weight: Any, bia
     k = len(shape)
     lead = list(x.shape[:x.rank - k])
     flat = ops.reshape(x, [*lead, -1]) if k != 1 else x
-    mean = ops.mean(flat, -1)
-    centred = ops.sub(flat, mean)
-    rstd = ops.rsqrt(ops.add(ops.mean(ops.mul(centred, centred), -1), float(eps)))
-    y = ops.mul(centred, rstd)
+    y, mean, rstd = _normalized_rows(flat, eps)
     if k != 1:
         y = ops.reshape(y, list(x.shape))
     if weight is not None:
@@ -938,7 +950,7 @@ def _max_pool_backward(n: torch.fx.Node, dy: Any, x: Any, *window: Any) -> Any:
     indices = window[-1]
     n_, c = x.shape[0], x.shape[1]
     flat = [n_, c, -1]
-    zeros = ops.broadcast_to(ops.constant(0.0, dy.dtype), [n_, c, math.prod(x.shape[2:])])
+    zeros = _scalar_tensor_of(0.0, dy.dtype, [n_, c, math.prod(x.shape[2:])])
     dx = ops.scatter_add(zeros, ops.reshape(dy, flat), ops.reshape(indices, flat), axis=2)
     return ops.reshape(dx, list(x.shape))
 
@@ -973,11 +985,8 @@ def _group_norm(n: torch.fx.Node, x: Any, weight: Any, bias: Any, batch: Any, ch
     """Each group of channels (with the spatial dims) normalized; the mean
     and 1/std per (image, group) for the backward."""
     shape = list(x.shape)
-    grouped = ops.reshape(x, [shape[0], int(groups), -1])
-    mean = ops.mean(grouped, -1)
-    centred = ops.sub(grouped, mean)
-    rstd = ops.rsqrt(ops.add(ops.mean(ops.mul(centred, centred), -1), float(eps)))
-    y = ops.reshape(ops.mul(centred, rstd), shape)
+    y, mean, rstd = _normalized_rows(ops.reshape(x, [shape[0], int(groups), -1]), eps)
+    y = ops.reshape(y, shape)
     if weight is not None:
         y = ops.mul(y, _channel(weight, x.rank))
     if bias is not None:
@@ -1010,15 +1019,14 @@ def _topk(n: torch.fx.Node, x: Any, k: int, dim: int = -1, largest: bool = True,
     if not sorted:
         raise Unsupported("topk without sorting (torch's order is unspecified)")
     fn = ops.top_k if largest else ops.bottom_k
-    values, indices = fn(x, int(_scalar(k)), _axis(x, dim))
-    return values, indices
+    return tuple(fn(x, int(_scalar(k)), _axis(x, dim)))
 
 
 @converts(aten.native_dropout.default)
 def _dropout(n: torch.fx.Node, x: Any, p: float, train: bool | None) -> Any:
     if train and p > 0:
         raise Unsupported("dropout with p > 0 in training (its random mask is torch's)")
-    return x, ops.broadcast_to(ops.constant(True, DType.bool), list(x.shape))
+    return x, _scalar_tensor_of(True, DType.bool, x.shape)
 
 
 # -- decompositions -------------------------------------------------------------------------
@@ -1034,8 +1042,9 @@ def _transformer_encoder_layer_fwd(src: torch.Tensor, embed_dim: int, num_heads:
                                    ffn_weight_2: torch.Tensor, ffn_bias_2: torch.Tensor,
                                    mask: Any = None, mask_type: Any = None) -> torch.Tensor:
     """``nn.TransformerEncoderLayer``'s inference fast path in plain ops (the
-    fused kernel is torch's alone); a mask keeps the fused kernel."""
-    if mask is not None:
+    fused kernel is torch's alone); a mask or a batch that is not 3-D keeps
+    the fused kernel."""
+    if mask is not None or src.dim() != 3:
         return NotImplemented
     import torch.nn.functional as F
 
@@ -1054,8 +1063,6 @@ def _transformer_encoder_layer_fwd(src: torch.Tensor, embed_dim: int, num_heads:
 
     norm1 = lambda x: F.layer_norm(x, (embed_dim,), norm_weight_1, norm_bias_1, eps)  # noqa: E731
     norm2 = lambda x: F.layer_norm(x, (embed_dim,), norm_weight_2, norm_bias_2, eps)  # noqa: E731
-    if src.dim() != 3:
-        return NotImplemented
     if norm_first:
         x = src + attention(norm1(src))
         return x + ffn(norm2(x))
@@ -1063,8 +1070,10 @@ def _transformer_encoder_layer_fwd(src: torch.Tensor, embed_dim: int, num_heads:
     return norm2(x + ffn(x))
 
 
+@functools.lru_cache(maxsize=1)
 def decompositions() -> dict[Any, Callable[..., Any]]:
-    """torch's core aten decompositions, plus mo's for fused ops torch keeps whole."""
+    """torch's core aten decompositions, plus mo's for fused ops torch keeps
+    whole (built once: 20 ms a graph otherwise)."""
     from torch._decomp import core_aten_decompositions
 
     table = dict(core_aten_decompositions())

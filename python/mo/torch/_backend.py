@@ -10,8 +10,9 @@ inference) is then:
 2. split by torch.fx's ``CapabilityBasedPartitioner`` into mo partitions
    (connected, acyclic sets of mo's nodes) and the nodes left to torch;
 3. each partition converted to one ``mo.graph`` (``_aten.CONVERTERS``) and
-   compiled; it runs on the torch tensors' own memory (``Tensor.numpy()``
-   views: no copies in, outputs written into fresh torch tensors).
+   compiled; it runs on the torch tensors' own memory (read through their
+   data pointers, ``Executable.run_views``: no copies in, outputs written
+   into fresh torch tensors).
 
 Dynamo's symbolic sizes become mo symbolic dims, so one compiled graph
 serves every size Dynamo's guards let through.
@@ -447,6 +448,7 @@ class Backend:
     def _compile(self, gm: torch.fx.GraphModule, warned: set[str]) -> Callable:
         from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
         from torch.fx.passes.operator_support import OperatorSupportBase
+        from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
 
         from mo import compiler
 
@@ -481,7 +483,6 @@ class Backend:
                       if any(n.target not in _VIEWS for n in p.nodes)]
         if not partitions:
             return gm.forward
-        from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
 
         counts = [collections.Counter(_op_name(n) for n in p.nodes if n.target not in _VIEWS)
                   for p in partitions]
