@@ -487,16 +487,14 @@ LogicalResult blockTranspose(linalg::LinalgOp op) {
     return failure();
   int64_t rank = op.getNumLoops();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  unsigned inner = in.getDimPosition(rank - 1); // the input's innermost loop
-  if (inner == unsigned(rank - 1))
-    return failure(); // rows are copied whole already
   SmallVector<int64_t> tiles(rank, 1);
   tiles[rank - 1] = 16;
   int64_t run = 1;
+  // The input's dims from its innermost out, until 16 elements lie within.
   for (int64_t j = rank - 1; j >= 0; --j) {
     unsigned loop = in.getDimPosition(j);
     if (loop == unsigned(rank - 1))
-      return failure(); // the output's innermost dim inside the input's run
+      return failure(); // the output's rows are in the input's run: copied whole
     if (ShapedType::isDynamic(ranges[loop]) || run * ranges[loop] >= 16) {
       tiles[loop] = 16;
       break;
