@@ -65,16 +65,21 @@ def directory() -> str | None:
         os.path.expanduser("~"), ".cache", "mo")
 
 
+def native_library() -> str:
+    """mo's native library: the compiler and the runtime's C API."""
+    from mo._mlir import _mlir_libs
+
+    return os.path.join(os.path.dirname(_mlir_libs.__file__), "libMoPythonCAPI.so")
+
+
 @functools.cache
 def _compiler_build() -> str:
     """mo's version and the identity of its native library (a rebuild with
     the same version number is another compiler)."""
     import mo
-    from mo._mlir import _mlir_libs
 
-    library = os.path.join(os.path.dirname(_mlir_libs.__file__), "libMoPythonCAPI.so")
     try:
-        st = os.stat(library)
+        st = os.stat(native_library())
         native = f"{st.st_size}-{st.st_mtime_ns}"
     except OSError:
         native = "?"
@@ -82,7 +87,8 @@ def _compiler_build() -> str:
 
 
 @functools.cache
-def _host_target() -> str:
+def host_target() -> str:
+    """'<triple> <cpu> <features>' of the code generated here."""
     from mo._mlir._mlir_libs import _moDialects
 
     return _moDialects.host_target()
@@ -94,12 +100,13 @@ def key_parts(module_text: str, pipeline: str, opt_level: int) -> dict[str, str]
         "module": hashlib.sha256(module_text.encode()).hexdigest(),
         "pipeline": pipeline,
         "opt_level": str(opt_level),
-        "target": _host_target(),
+        "target": host_target(),
         "compiler": _compiler_build(),
     }
 
 
-def _key(parts: dict[str, str]) -> str:
+def digest(parts: dict[str, str]) -> str:
+    """The key's hash: an entry's file name, an artifact's content hash."""
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -129,7 +136,7 @@ def load(parts: dict[str, str]) -> tuple[bytes, list[str]] | None:
     root = directory()
     if root is None:
         return None
-    path = os.path.join(root, _key(parts) + _SUFFIX)
+    path = os.path.join(root, digest(parts) + _SUFFIX)
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -168,7 +175,7 @@ def store(parts: dict[str, str], obj: bytes, warned: list[str]) -> None:
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-            os.replace(temp, os.path.join(root, _key(parts) + _SUFFIX))
+            os.replace(temp, os.path.join(root, digest(parts) + _SUFFIX))
         except BaseException:
             os.unlink(temp)
             raise

@@ -216,11 +216,12 @@ class CompiledCallable:
         self.out_layouts = staged.out_layouts
         self.in_tree = staged.in_tree
         self.out_tree = staged.out_tree
-        self._exe = Executable(staged.graph.module,
-                               custom_extensions=getattr(staged, "custom_extensions", ()))
-        self.compile_seconds = self._exe.compile_seconds
         # Per-call constants: argument names, which arguments are buffers.
         self._arg_names = [_argument_name(p) for p in self.in_tree.leaf_paths]
+        self._exe = Executable(staged.graph.module,
+                               custom_extensions=getattr(staged, "custom_extensions", ()),
+                               input_names=self._arg_names)
+        self.compile_seconds = self._exe.compile_seconds
         self._is_buffer = [isinstance(lay, BufferLayout) for lay in self.in_layouts]
         self._has_buffers = any(self._is_buffer)
         self._weights_given = dict(weights or {})
@@ -228,6 +229,13 @@ class CompiledCallable:
         self._weight_arrays: list[np.ndarray] | None = None
         self._fast = _FastSignature.build(self.in_tree, self.in_layouts)
         self._outputs = _OutputPool(len(self.out_layouts))
+
+    def export_mef(self, path: str | os.PathLike) -> None:
+        """Writes the compiled graph as a mo executable (``.mef``): its
+        signature, the module as lowered to linalg (MLIR bytecode) and the
+        native code, which ``mo.engine.read`` runs in another process without
+        compiling. No weights are needed (nor written)."""
+        self._exe.export_mef(path)
 
     def _bind_weights(self) -> list[np.ndarray]:
         arrays = []

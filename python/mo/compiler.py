@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import json
 import os
-import struct
-import threading
 import time
 import warnings
 from collections.abc import Sequence
@@ -165,26 +164,6 @@ class WeightSpec:
     type: TensorType
 
 
-class _Descriptor:
-    """A ranked memref descriptor (allocated, aligned, offset, sizes, strides),
-    refilled per call with one ``struct.pack_into``."""
-
-    __slots__ = ("buf", "fmt", "cell")
-
-    def __init__(self, rank: int) -> None:
-        self.fmt = "q" * (3 + 2 * rank)
-        self.buf = (ctypes.c_int64 * (3 + 2 * rank))()
-        # The C interface takes a pointer to the descriptor.
-        self.cell = ctypes.c_void_p(ctypes.addressof(self.buf))
-
-    def fill(self, array: np.ndarray) -> None:
-        size = array.itemsize
-        self.fill_view(array.ctypes.data, array.shape, [s // size for s in array.strides])
-
-    def fill_view(self, ptr: int, shape: Sequence[int], strides: Sequence[int]) -> None:
-        struct.pack_into(self.fmt, self.buf, 0, ptr, ptr, 0, *shape, *strides)
-
-
 def _custom_symbols(module) -> list[str]:
     """The kernel names of the module's mo.custom / mo.inplace_custom ops."""
     from mo._mlir import ir
@@ -287,6 +266,68 @@ def _bound_dims(module) -> dict[str, Any]:
     return bounds
 
 
+def _entry_signature(module) -> tuple[list[Any], list[Any]]:
+    """The input and result types of the module's public mo.graph."""
+    from mo._mlir import ir
+    from mo.graph.graph import python_type
+
+    for op in module.body.operations:
+        if op.operation.name == "mo.graph" and "sym_visibility" not in op.operation.attributes:
+            t = ir.FunctionType(ir.TypeAttr(op.operation.attributes["function_type"]).value)
+            return [python_type(i) for i in t.inputs], [python_type(r) for r in t.results]
+    return [], []  # no entry: _inspect_entry says so
+
+
+def _dim_json(d: Any) -> Any:
+    """A dim as the runtime's manifest writes it: a size, a name or
+    [op, lhs, rhs]."""
+    from mo.graph.dim import AlgebraicDim, StaticDim, SymbolicDim
+
+    if isinstance(d, StaticDim):
+        return d.value
+    if isinstance(d, SymbolicDim):
+        return d.name
+    if isinstance(d, AlgebraicDim):
+        return [d.op, _dim_json(d.lhs), _dim_json(d.rhs)]
+    raise CompileError(f"dim {d} cannot be written to an artifact")
+
+
+def load_artifact(data: bytes, shared_libs: Sequence[str] = ()) -> Any:
+    """The runtime's model of a .mef file's bytes (verified, linked), its
+    OpenMP runtime found when it needs one and none is given. A bad artifact
+    is a ``ValueError`` saying what is wrong with it."""
+    from mo._mlir._mlir_libs import _moDialects
+
+    if not shared_libs and _openmp_runtime() is not None:
+        shared_libs = [_openmp_runtime()]
+    return _moDialects.Model(data, list(shared_libs))
+
+
+def native_array(a: np.ndarray) -> np.ndarray:
+    """``a`` as the runtime's bindings read it: a bfloat16 array (which
+    neither the buffer protocol nor DLPack carries) as its bits."""
+    return a.view(np.uint16) if a.dtype.char == "E" and a.dtype.itemsize == 2 else a
+
+
+def _write_atomically(path: str | os.PathLike, data: bytes) -> None:
+    """``data`` to ``path`` through a temporary file renamed into place."""
+    import tempfile
+
+    path = os.fspath(path)
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                                prefix=".tmp-", suffix=".mef")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
 class Executable:
     """The JIT-compiled entry graph of a mo module.
 
@@ -301,9 +342,11 @@ class Executable:
         num_threads: the threads the graph's kernels were compiled for.
         cache_hit: whether the object code came from the compile cache.
         compile_seconds: time spent lowering and generating code.
+        manifest: what the runtime reads of it (signature, checks, target).
     """
 
-    def __init__(self, module, opt_level: int = 2, custom_extensions: Sequence[Any] = ()) -> None:
+    def __init__(self, module, opt_level: int = 2, custom_extensions: Sequence[Any] = (),
+                 input_names: Sequence[str] | None = None) -> None:
         from mo._mlir._mlir_libs import _moDialects
 
         start = time.perf_counter()
@@ -312,14 +355,16 @@ class Executable:
             lowered = _as_module(module)
             libraries = _link_extensions(lowered, custom_extensions)
             bounds = _bound_dims(lowered)
+            signature = _entry_signature(lowered)
             _run_pipeline(lowered, "mo-lower-to-linalg")
-            return lowered, libraries, bounds
+            return lowered, libraries, bounds, signature
 
-        lowered, libraries, self.bounds = lowered_to_linalg()
+        lowered, libraries, self.bounds, signature = lowered_to_linalg()
         self._inspect_entry(lowered)
         self.num_threads = num_threads()
         codegen = f"mo-cpu-codegen{{num-threads={self.num_threads}"
-        key = _cache.key_parts(str(lowered), codegen + "}", opt_level)
+        self._linalg = str(lowered)
+        key = _cache.key_parts(self._linalg, codegen + "}", opt_level)
         hit = _cache.load(key)
         self.cache_hit = hit is not None
         if hit is not None:
@@ -334,7 +379,7 @@ class Executable:
                 # A schedule that cannot be carried out costs speed, not the
                 # graph: it compiles again with every op as loops (and an
                 # error that is not the schedules' is raised from there).
-                lowered, libraries, _ = lowered_to_linalg()
+                lowered, libraries, _, _ = lowered_to_linalg()
                 _run_pipeline(lowered, codegen + " schedules=0}")
                 warned.append(f"{self.name}: the CPU schedules failed, compiled without "
                               f"them (slower code): {str(e).splitlines()[-1]}")
@@ -357,35 +402,69 @@ class Executable:
                 finally:
                     handler.detach()
             _cache.store(key, obj, warned)
-        runtime = [_openmp_runtime()] if self.num_threads > 1 else []
-        try:
-            # mo's runtime is resolved inside the loader (mo-c/Jit.h).
-            self._jit = _moDialects.Jit(obj, [*runtime, *libraries])
-        except RuntimeError as e:
-            raise CompileError(f"linking the generated code failed: {e}") from None
-        address = self._jit.lookup("_mo_packed_" + self.name)
-        if not address:
-            raise CompileError(f"the entry function {self.name!r} was not generated")
-        # The packed wrapper: void(void **args), the status stored through
-        # the pointer after the last argument's.
-        self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
-        # The native call releases the GIL: each thread fills its own
-        # descriptors.
-        self._per_thread = threading.local()
+        self._object = obj
+        self.manifest = self._manifest(signature, libraries, key, opt_level, input_names)
+        self._has_bfloat16 = any(a["dtype"] == "bfloat16" for key in ("inputs", "weights",
+                                                                      "outputs")
+                                 for a in self.manifest[key])
+        # One loading path: the artifact export_mef writes, less its bytecode.
+        self._model = load_artifact(self.artifact(bytecode=False))
         self.compile_seconds = time.perf_counter() - start
 
-    def _frame(self) -> tuple[list[_Descriptor], ctypes.Array, np.ndarray, ctypes.c_int64]:
-        frame = getattr(self._per_thread, "frame", None)
-        if frame is None:
-            descriptors = [_Descriptor(r) for r in self._ranks]
-            # The sizes a failed check saw and expected, then the bound dims'.
-            record = np.zeros(2 + len(self.bound_dims), np.int64)
-            descriptors[-1].fill(record)
-            status = ctypes.c_int64()
-            packed = (ctypes.c_void_p * (len(descriptors) + 1))(
-                *[ctypes.addressof(d.cell) for d in descriptors], ctypes.addressof(status))
-            frame = self._per_thread.frame = (descriptors, packed, record, status)
-        return frame
+    def _manifest(self, signature: tuple[list[Any], list[Any]], libraries: list[str],
+                  key: dict[str, str], opt_level: int,
+                  input_names: Sequence[str] | None) -> dict[str, Any]:
+        """What the runtime reads of the compiled graph (runtime/Model.cpp)."""
+        from mo.graph.type import BufferType
+
+        ins, outs = signature
+        names = list(input_names) if input_names is not None else [str(i) for i in
+                                                                     range(len(ins))]
+        triple, cpu, features = _cache.host_target().split(" ", 2)
+
+        def arg(name: str, t: Any) -> dict[str, Any]:
+            return {"name": name, "dtype": t.dtype.name, "shape": [_dim_json(d) for d in t.shape],
+                    "dims": [str(d) for d in t.shape], "buffer": isinstance(t, BufferType)}
+
+        return {
+            "format": 1,
+            "entry": self.name,
+            "inputs": [arg(n, t) for n, t in zip(names, ins)],
+            "outputs": [arg(str(i), t) for i, t in enumerate(outs)],
+            "weights": [{"name": w.name, "dtype": w.type.dtype.name,
+                         "shape": [d.value for d in w.type.shape],
+                         "alignment": w.type.dtype.size_in_bytes} for w in self.weights],
+            "checks": self.checks,
+            "bound_dims": self.bound_dims,
+            "bounds": {name: _dim_json(bound) for name, bound in self.bounds.items()
+                       if name in self.bound_dims},
+            "target": {"triple": triple, "cpu": cpu, "features": features},
+            "threads": self.num_threads,
+            "libraries": libraries,
+            "compiler": key["compiler"],
+            "content_hash": _cache.digest(key),
+            "opt_level": opt_level,
+        }
+
+    def artifact(self, bytecode: bool = True) -> bytes:
+        """The compiled graph as a .mef file's bytes (mo-c/Runtime.h): the
+        manifest, the module as lowered to linalg (MLIR bytecode) and the
+        object code."""
+        from mo._mlir._mlir_libs import _moDialects
+
+        code = b""
+        if bytecode:
+            import io
+
+            module = _as_module(self._linalg)
+            buffer = io.BytesIO()
+            module.operation.write_bytecode(buffer)
+            code = buffer.getvalue()
+        return _moDialects.write_artifact(json.dumps(self.manifest), code, self._object)
+
+    def export_mef(self, path: str | os.PathLike) -> None:
+        """Writes ``artifact()`` to ``path`` (a temporary file renamed into place)."""
+        _write_atomically(path, self.artifact())
 
     def _inspect_entry(self, lowered) -> None:
         from mo._mlir.dialects import func
@@ -441,10 +520,10 @@ class Executable:
             raise ValueError(f"{self.name}: expected {self.num_inputs} inputs, "
                              f"{len(self.weights)} weights and {self.num_outputs} outputs, got "
                              f"{len(inputs)}, {len(weights)} and {len(outputs)}")
-        descriptors, packed, record, status = self._frame()
-        for d, a in zip(descriptors, [*inputs, *weights, *outputs]):
-            d.fill(a)
-        return self._call(packed, record, status)
+        arrays = [*inputs, *weights, *outputs]
+        if self._has_bfloat16:
+            arrays = [native_array(a) for a in arrays]
+        return self._bound(self._model.invoke(arrays))
 
     def run_views(self, views: Sequence[tuple[int, Sequence[int], Sequence[int]]]
                   ) -> dict[str, int]:
@@ -455,17 +534,10 @@ class Executable:
         expected = self.num_inputs + len(self.weights) + self.num_outputs
         if len(views) != expected:
             raise ValueError(f"{self.name}: expected {expected} views, got {len(views)}")
-        descriptors, packed, record, status = self._frame()
-        for d, (ptr, shape, strides) in zip(descriptors, views):
-            d.fill_view(ptr, shape, strides)
-        return self._call(packed, record, status)
+        return self._bound(self._model.invoke_views(views))
 
-    def _call(self, packed: ctypes.Array, record: np.ndarray,
-              status: ctypes.c_int64) -> dict[str, int]:
-        self._fn(packed)
-        if status.value:
-            raise ValueError(self.explain(status.value, int(record[0]), int(record[1])))
-        return {name: int(record[2 + i]) for i, name in enumerate(self.bound_dims)}
+    def _bound(self, sizes: list[int]) -> dict[str, int]:
+        return dict(zip(self.bound_dims, sizes)) if sizes else {}
 
     def output_shapes(self, types: Sequence[Any], bindings: dict) -> list[list[int]]:
         """The shapes to allocate for outputs of ``types`` given the input
@@ -495,10 +567,3 @@ class Executable:
                 index.append(slice(None) if size is None else slice(0, size))
             trimmed.append(out[tuple(index)])
         return trimmed
-
-    def explain(self, status: int, actual: int, expected: int) -> str:
-        """The message for a status the entry returned."""
-        if not 0 < status <= len(self.checks):
-            return f"{self.name}: the compiled code returned an unknown status {status}"
-        return self.checks[status - 1].replace("{actual}", str(actual)).replace(
-            "{expected}", str(expected))
