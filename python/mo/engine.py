@@ -238,7 +238,7 @@ def include_dir() -> str:
 
 def library_path() -> str:
     """The shared library with the runtime's C API (link with it)."""
-    from mo.compiler import _native_library
+    from mo import _cache
 
-    return _native_library()
+    return _cache.native_library()
 

@@ -69,9 +69,10 @@ int64_t elements(ArrayRef<int64_t> shape) {
   return n;
 }
 
-/// Whether the view is row-major contiguous (sizes of 1 may have any stride).
+/// Whether the view is row-major contiguous (sizes of 1 may have any
+/// stride, and an empty view is).
 bool contiguous(const MoTensorView &view) {
-  if (!view.strides)
+  if (!view.strides || elements(ArrayRef<int64_t>(view.shape, view.rank)) == 0)
     return true;
   int64_t expected = 1;
   for (int64_t axis = view.rank - 1; axis >= 0; --axis) {
