@@ -22,14 +22,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
-import math
 import numbers
 import os
 import re
-import sys
-import threading
 import types as _types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -228,7 +225,7 @@ class CompiledCallable:
         self.weights = _types.MappingProxyType(self._weights_given)
         self._weight_arrays: list[np.ndarray] | None = None
         self._fast = _FastSignature.build(self.in_tree, self.in_layouts)
-        self._outputs = _OutputPool(len(self.out_layouts))
+        self._out_dtypes = [layout.dtype for layout in self.out_layouts]
 
     def export_mef(self, path: str | os.PathLike) -> None:
         """Writes the compiled graph as a mo executable (``.mef``): its
@@ -283,107 +280,72 @@ class CompiledCallable:
                                          f"shares memory with argument {self._arg_names[j]}; "
                                          "pass a copy of one of them")
 
-    def _run(self, arrays: list[np.ndarray], bindings: dict) -> list[np.ndarray]:
+    def _run(self, arrays: list[np.ndarray]) -> list[np.ndarray]:
         if self._weight_arrays is None:
-            self._weight_arrays = self._bind_weights()
-        outputs = []
-        for i, layout in enumerate(self.out_layouts):
-            try:
-                (shape,) = self._exe.output_shapes([layout], bindings)
-            except ValueError as e:
-                raise ValueError(f"output {i}: cannot size {layout.shape}: {e}") from None
-            outputs.append(self._outputs.take(i, tuple(shape), layout.dtype.to_numpy()))
-        sizes = self._exe.run(arrays, self._weight_arrays, outputs)
-        return self._exe.trim(outputs, self.out_layouts, sizes)
+            weights = self._bind_weights()
+            self._exe.bind_weights(weights)
+            self._weight_arrays = weights  # borrowed by the runtime: kept here
+        return self._exe.execute(arrays)
+
+    def _wrap(self, outputs: list[np.ndarray]) -> Any:
+        return self.out_tree.unflatten([Tensor(Buffer._wrap(o, dtype=d))
+                                        for o, d in zip(outputs, self._out_dtypes)])
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        fast = self._fast.match(args, kwargs) if self._fast else None
-        if fast is not None:
-            arrays, bindings = fast
-            if self._has_buffers:
-                self._check_aliasing(arrays)
-        else:  # The general path, which also explains any mismatch.
+        # The common signature goes straight to the runtime, which checks
+        # every array against the layouts (the messages name the argument as
+        # the general path does).
+        arrays = self._fast.arrays(args, kwargs) if self._fast else None
+        if arrays is None:  # The general path: pytrees, DLPack, copies.
             leaves = self.in_tree.check((args, kwargs), is_leaf=lambda x: isinstance(
                 x, (Tensor, Buffer, np.ndarray)) or hasattr(x, "__dlpack__"))
-            arrays, bindings = self._inputs(leaves)
-        outputs = self._run(arrays, bindings)
-        return self.out_tree.unflatten([Tensor(Buffer._wrap(o)) for o in outputs])
+            arrays, _ = self._inputs(leaves)
+        return self._wrap(self._run(arrays))
 
     def execute_raw(self, *buffers: Any) -> list[Buffer]:
-        """Runs on flat buffers in input order, skipping the layout and tree checks.
+        """Runs on flat buffers in input order, skipping the tree checks.
 
-        Only dtypes and ranks are checked here; every size is checked by the
-        compiled code before it runs (static dims, same-named dims, dim
-        expressions, reshape element counts), so a mismatch is a
+        The runtime checks each buffer against its layout (dtype, rank,
+        static and same-named dims, dim expressions) and the compiled code
+        the sizes only it knows (reshape element counts), so a mismatch is a
         ``ValueError``, never an out-of-bounds access.
         """
-        if len(buffers) != len(self.in_layouts):
-            raise ValueError(f"execute_raw: expected {len(self.in_layouts)} buffers, "
-                             f"got {len(buffers)}")
-        arrays, bindings = [], {}
-        for i, (layout, buffer) in enumerate(zip(self.in_layouts, buffers)):
-            array = _as_array(buffer, f"argument {i}")
-            if array.dtype != layout.dtype.to_numpy() or array.ndim != layout.rank:
-                raise ValueError(f"argument {i}: expected {layout.dtype.name} of rank "
-                                 f"{layout.rank}, got {array.dtype} of rank {array.ndim}")
-            if not array.flags.c_contiguous:
-                array = np.asarray(array, order="C")
-            for dim, size in zip(layout.shape, array.shape):
-                if dim.is_symbolic:  # sizes the outputs; the code checks the rest
-                    bindings.setdefault(dim.name, size)
-            arrays.append(array)
-        return [Buffer._wrap(o) for o in self._run(arrays, bindings)]
+        outputs = self._run(_runtime_arrays(buffers))
+        return [Buffer._wrap(o, dtype=d) for o, d in zip(outputs, self._out_dtypes)]
 
 
-class _OutputPool:
-    """Output arrays handed out again once their caller has dropped them.
-
-    A fresh large array is fresh pages, and the first write to each costs a
-    page fault (on these VMs, as much as the kernel that fills it: 9 ms for
-    a 4 MB matmul result that takes 6 ms to compute). The pool keeps the
-    last few outputs of each position; one that only the pool still
-    references (no Tensor, view or ``to_numpy()`` array of the caller holds
-    it) is reused, so a loop that drops each result before or as it gets
-    the next writes to warm memory.
-    """
-
-    _KEEP = 2  # a loop holds the previous result while it makes the next
-
-    def __init__(self, n: int) -> None:
-        self._kept: list[list[np.ndarray]] = [[] for _ in range(n)]
-        self._lock = threading.Lock()
-
-    def take(self, i: int, shape: tuple, dtype: np.dtype) -> np.ndarray:
-        if math.prod(shape) * dtype.itemsize < _POOLED_BYTES:
-            return np.empty(shape, dtype)
-        kept = self._kept[i]
-        with self._lock:
-            for j in range(len(kept)):
-                array = kept[j]
-                # References: the list, `array`, and getrefcount's argument.
-                if sys.getrefcount(array) == 3 and array.shape == shape \
-                        and array.dtype == dtype:
-                    kept.append(kept.pop(j))
-                    return array
-            array = np.empty(shape, dtype)
-            kept.append(array)
-            if len(kept) > self._KEEP:
-                kept.pop(0)
-            return array
-
-
-_POOLED_BYTES = 1 << 16  # below this, malloc reuses warm memory by itself
+def _runtime_arrays(values: Sequence[Any]) -> list[np.ndarray]:
+    """Arrays the runtime reads: C-contiguous, native order, of a dtype it
+    has; any other value converted (``_as_array``) or refused by name."""
+    arrays = []
+    for i, value in enumerate(values):
+        if type(value) is Tensor and value._buffer is not None:
+            value = value._buffer
+        if type(value) is Buffer:
+            value = value._array
+        if type(value) is not np.ndarray or not value.flags.c_contiguous or \
+                not value.dtype.isnative or value.dtype.kind not in "fiub":
+            value = _as_array(value, f"argument {i}")
+            try:
+                DType.from_numpy(value.dtype)
+            except TypeError as e:
+                raise ValueError(f"argument {i}: {e}") from None
+            value = np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("="))
+        arrays.append(value)
+    return arrays
 
 
 class _FastSignature:
     """The per-call check for the common signature: flat positional and
     keyword arguments, each a tensor leaf or a static value, on the CPU.
 
-    ``match`` returns (arrays, dim bindings) when every argument fits, or None
-    (the caller then runs the general check, which names the problem).
+    ``arrays`` returns the arrays when every argument is a C-contiguous host
+    array (what the runtime then checks against the layouts) and every
+    static value is the traced one, or None (the caller then runs the
+    general path, which converts or names the problem).
     """
 
-    __slots__ = ("positional", "keywords", "inputs")
+    __slots__ = ("positional", "keywords", "buffers")
 
     @classmethod
     def build(cls, tree: _pytree.TreeDef, layouts: list[TensorLayout]) -> _FastSignature | None:
@@ -401,18 +363,13 @@ class _FastSignature:
                            for c in args_tree.children]
         self.keywords = {k: (c.kind == "leaf", next(leaf) if c.kind == "leaf" else c.meta)
                          for k, c in zip(kwargs_tree.keys, kwargs_tree.children)}
-        self.inputs = []
-        for layout in layouts:
-            dims = [(0, d.value) if d.is_static else (1, d.name) if d.is_symbolic else (2, d)
-                    for d in layout.shape]
-            self.inputs.append((layout.dtype.to_numpy(), len(dims), dims,
-                                isinstance(layout, BufferLayout)))
+        self.buffers = [isinstance(layout, BufferLayout) for layout in layouts]
         return self
 
-    def match(self, args: tuple, kwargs: dict) -> tuple[list[np.ndarray], dict] | None:
+    def arrays(self, args: tuple, kwargs: dict) -> list[np.ndarray] | None:
         if len(args) != len(self.positional) or len(kwargs) != len(self.keywords):
             return None
-        slots: list[Any] = [None] * len(self.inputs)
+        slots: list[Any] = [None] * len(self.buffers)
         for (is_leaf, meta), value in zip(self.positional, args):
             if is_leaf:
                 slots[meta] = value
@@ -427,31 +384,19 @@ class _FastSignature:
                 slots[meta] = value
             elif type(value) is not type(meta) or value != meta:
                 return None
-        arrays, bindings = [], {}
-        for value, (dtype, rank, dims, is_buffer) in zip(slots, self.inputs):
-            if isinstance(value, Tensor):
-                if value._buffer is None:
-                    return None
+        arrays = []
+        for value, is_buffer in zip(slots, self.buffers):
+            if type(value) is Tensor:
                 value = value._buffer
-            if isinstance(value, Buffer):
-                if not value.device.is_host:
+            if type(value) is Buffer:
+                if not value._device.is_host:
                     return None
                 value = value._array
-            if type(value) is not np.ndarray or value.dtype != dtype or value.ndim != rank:
-                return None
-            for (kind, d), size in zip(dims, value.shape):
-                if kind == 0:
-                    if d != size:
-                        return None
-                elif kind == 1:
-                    if bindings.setdefault(d, size) != size:
-                        return None
-                else:
-                    return None  # expressions: the general path evaluates them
-            if not value.flags.c_contiguous or (is_buffer and not value.flags.writeable):
+            if type(value) is not np.ndarray or not value.flags.c_contiguous or \
+                    not value.dtype.isnative or (is_buffer and not value.flags.writeable):
                 return None
             arrays.append(value)
-        return arrays, bindings
+        return arrays
 
 
 def _weight_array(spec: Any, value: Any) -> np.ndarray:

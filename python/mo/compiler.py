@@ -41,7 +41,7 @@ import numpy as np
 from mo import _cache, _context
 from mo.graph.type import TensorType
 
-__all__ = ["CompileError", "Executable", "WeightSpec", "load_artifact", "lower", "num_threads",
+__all__ = ["CompileError", "Executable", "WeightSpec", "LoadedArtifact", "lower", "num_threads",
            "set_num_threads", "stats"]
 
 
@@ -302,21 +302,81 @@ def _dim_json(d: Any) -> Any:
     raise CompileError(f"dim {d} cannot be written to an artifact")
 
 
-def load_artifact(data: bytes, shared_libs: Sequence[str] = ()) -> Any:
-    """The runtime's model of a .mef file's bytes (verified, linked), its
-    OpenMP runtime found when it needs one and none is given. A bad artifact
-    is a ``ValueError`` saying what is wrong with it."""
-    from mo._mlir._mlir_libs import _moDialects
+class LoadedArtifact:
+    """A .mef file's bytes verified and linked by the runtime
+    (mo-c/Runtime.h), with the OpenMP runtime found when none is given. A
+    bad artifact is a ``ValueError`` saying what is wrong with it.
 
-    if not shared_libs and _openmp_runtime() is not None:
-        shared_libs = [_openmp_runtime()]
-    return _moDialects.Model(data, list(shared_libs))
+    Attributes:
+        manifest: the artifact's manifest (signature, checks, target).
+    """
+
+    def __init__(self, data: bytes, shared_libs: Sequence[str] = ()) -> None:
+        from mo._mlir._mlir_libs import _moDialects
+
+        if not shared_libs and _openmp_runtime() is not None:
+            shared_libs = [_openmp_runtime()]
+        self._model = _moDialects.Model(data, list(shared_libs))
+        self.manifest: dict[str, Any] = json.loads(self._model.manifest)
+        m = self.manifest
+        self.bound_dims: list[str] = m["bound_dims"]
+        self._bfloat16 = any(a["dtype"] == "bfloat16" for key in ("inputs", "weights",
+                                                                  "outputs") for a in m[key])
+        self._bfloat16_outputs = [o["dtype"] == "bfloat16" for o in m["outputs"]]
+        self._no_overrides = [-1] * len(m["inputs"])
+
+    def bind_weights(self, names: Sequence[str], arrays: Sequence[np.ndarray]) -> None:
+        """Binds weights by name for ``execute``; they are checked (dtype,
+        shape, contiguity, alignment) and borrowed: the caller keeps them
+        alive."""
+        self._model.bind_weights(list(names), [native_array(a) for a in arrays],
+                                 [dtype_override(a) for a in arrays])
+
+    def execute(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Runs on ``inputs`` with the bound weights: every input checked
+        against the signature (dtype, rank, contiguity, static and
+        same-named dims, dim expressions) by the runtime, results allocated
+        by it (large ones from a pool they return to once dropped) and cut
+        to the sizes ops bound at run time. A mismatch is a ``ValueError``
+        naming the argument."""
+        if not self._bfloat16:
+            return self._model.execute(inputs, self._no_overrides)
+        outputs = self._model.execute([native_array(a) for a in inputs],
+                                      [dtype_override(a) for a in inputs])
+        return [o.view(_bfloat16()) if bf16 else o
+                for o, bf16 in zip(outputs, self._bfloat16_outputs)]
+
+    def invoke(self, arrays: Sequence[np.ndarray]) -> dict[str, int]:
+        """The entry on inputs, weights and outputs (written in place), only
+        the compiled code's checks; the sizes of the dims ops bound."""
+        if self._bfloat16:
+            arrays = [native_array(a) for a in arrays]
+        return self._bound(self._model.invoke(arrays))
+
+    def invoke_views(self, views: Sequence[tuple[int, Sequence[int], Sequence[int]]]
+                     ) -> dict[str, int]:
+        return self._bound(self._model.invoke_views(views))
+
+    def _bound(self, sizes: list[int]) -> dict[str, int]:
+        return dict(zip(self.bound_dims, sizes)) if sizes else {}
 
 
 def native_array(a: np.ndarray) -> np.ndarray:
     """``a`` as the runtime's bindings read it: a bfloat16 array (which
     neither the buffer protocol nor DLPack carries) as its bits."""
     return a.view(np.uint16) if a.dtype.char == "E" and a.dtype.itemsize == 2 else a
+
+
+def dtype_override(a: np.ndarray) -> int:
+    """The dtype the runtime reads a ``native_array`` as: bfloat16's bits as
+    MO_DTYPE_BFLOAT16 (1), any other array as it is (-1)."""
+    return 1 if a.dtype.char == "E" and a.dtype.itemsize == 2 else -1
+
+
+def _bfloat16() -> Any:
+    from mo.dtype import _bfloat16_type
+
+    return _bfloat16_type()
 
 
 def _write_atomically(path: str | os.PathLike, data: bytes) -> None:
@@ -415,11 +475,8 @@ class Executable:
             _cache.store(key, obj, warned)
         self._object = obj
         self.manifest = self._manifest(signature, libraries, key, opt_level, input_names)
-        self._has_bfloat16 = any(a["dtype"] == "bfloat16" for key in ("inputs", "weights",
-                                                                      "outputs")
-                                 for a in self.manifest[key])
         # One loading path: the artifact export_mef writes, less its bytecode.
-        self._model = load_artifact(self.artifact(bytecode=False))
+        self._model = LoadedArtifact(self.artifact(bytecode=False))
         self.compile_seconds = time.perf_counter() - start
 
     def _manifest(self, signature: tuple[list[Any], list[Any]], libraries: list[str],
@@ -531,10 +588,17 @@ class Executable:
             raise ValueError(f"{self.name}: expected {self.num_inputs} inputs, "
                              f"{len(self.weights)} weights and {self.num_outputs} outputs, got "
                              f"{len(inputs)}, {len(weights)} and {len(outputs)}")
-        arrays = [*inputs, *weights, *outputs]
-        if self._has_bfloat16:
-            arrays = [native_array(a) for a in arrays]
-        return self._bound(self._model.invoke(arrays))
+        return self._model.invoke([*inputs, *weights, *outputs])
+
+    def bind_weights(self, arrays: Sequence[np.ndarray]) -> None:
+        """Binds the weights, in ``weights``' order, for ``execute``
+        (``LoadedArtifact.bind_weights``)."""
+        self._model.bind_weights([w.name for w in self.weights], arrays)
+
+    def execute(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Runs on checked inputs with the bound weights
+        (``LoadedArtifact.execute``)."""
+        return self._model.execute(inputs)
 
     def run_views(self, views: Sequence[tuple[int, Sequence[int], Sequence[int]]]
                   ) -> dict[str, int]:
@@ -545,10 +609,7 @@ class Executable:
         expected = self.num_inputs + len(self.weights) + self.num_outputs
         if len(views) != expected:
             raise ValueError(f"{self.name}: expected {expected} views, got {len(views)}")
-        return self._bound(self._model.invoke_views(views))
-
-    def _bound(self, sizes: list[int]) -> dict[str, int]:
-        return dict(zip(self.bound_dims, sizes)) if sizes else {}
+        return self._model.invoke_views(views)
 
     def output_shapes(self, types: Sequence[Any], bindings: dict) -> list[list[int]]:
         """The shapes to allocate for outputs of ``types`` given the input

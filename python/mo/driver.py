@@ -109,6 +109,9 @@ class CPU(Device):
         super().__init__("cpu", id)
 
 
+_HOST = CPU()  # devices are immutable: one serves every host Buffer
+
+
 class GPU(Device):
     """An NVIDIA GPU, by CUDA device index. Constructing one needs no GPU.
 
@@ -241,10 +244,11 @@ class Buffer:
         self._device = device
 
     @classmethod
-    def _wrap(cls, array: np.ndarray, device: Device | None = None) -> Buffer:
+    def _wrap(cls, array: np.ndarray, device: Device | None = None,
+              dtype: DType | None = None) -> Buffer:
         """Wraps a C-contiguous native-order array of a supported dtype (no checks)."""
         self = cls.__new__(cls)
-        self._init(array, DType.from_numpy(array.dtype), device or CPU())
+        self._init(array, dtype or DType.from_numpy(array.dtype), device or _HOST)
         return self
 
     # -- constructors ------------------------------------------------------

@@ -28,13 +28,10 @@ The same runtime has a C API (``mo-c/Runtime.h``, in the library
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
-
-import numpy as np
 
 from mo.driver import CPU, Buffer, Device
 from mo.dtype import DType
@@ -66,14 +63,14 @@ class CompiledModel:
     ``Model`` of. ``manifest`` is its manifest (signature, target, compiler)."""
 
     def __init__(self, data: bytes, origin: str, shared_libs: Sequence[str] = ()) -> None:
-        from mo.compiler import load_artifact
+        from mo.compiler import LoadedArtifact
 
         try:
-            self._runtime = load_artifact(data, shared_libs)
+            self._runtime = LoadedArtifact(data, shared_libs)
         except ValueError as e:
             raise ValueError(f"{origin}: {e}") from None
         self._data = data
-        self.manifest: dict[str, Any] = json.loads(self._runtime.manifest)
+        self.manifest: dict[str, Any] = self._runtime.manifest
         self.name: str = self.manifest["entry"]
         self.input_metadata = _specs(self.manifest["inputs"])
         self.output_metadata = _specs(self.manifest["outputs"])
@@ -120,7 +117,6 @@ class Model:
 
     def __init__(self, compiled: CompiledModel, weights: Mapping[str, Any]) -> None:
         from mo.compilation import _weight_array
-        from mo.compiler import native_array
         from mo.graph.type import DeviceRef, TensorType
 
         self._compiled = compiled
@@ -137,36 +133,15 @@ class Model:
             arrays.append(_weight_array(spec, weights[name]))
         # The runtime borrows the arrays: the model keeps them.
         self._weights = arrays
-        self._runtime.bind_weights(names, [native_array(a) for a in arrays],
-                                   [_override(a) for a in arrays])
-        self._bf16_out = [i for i, s in enumerate(self.output_metadata)
-                          if s.dtype is DType.bfloat16]
+        self._runtime.bind_weights(names, arrays)
 
     def execute(self, *inputs: Any) -> list[Buffer]:
         """Runs on ``inputs`` (Tensors, Buffers, numpy arrays or DLPack
         objects), checked against ``input_metadata``: a mismatch is a
         ``ValueError`` naming the argument."""
-        from mo.compilation import _as_array
-        from mo.compiler import native_array
+        from mo.compilation import _runtime_arrays
 
-        arrays = []
-        for i, x in enumerate(inputs):
-            a = _as_array(x, f"argument {i}")
-            if not a.flags.c_contiguous:
-                a = np.ascontiguousarray(a)
-            arrays.append(a)
-        try:
-            outputs = self._runtime.execute([native_array(a) for a in arrays],
-                                            [_override(a) for a in arrays])
-        except TypeError:  # an array the runtime cannot read
-            bad = next(i for i, a in enumerate(arrays) if _override(a) < 0 and
-                       a.dtype.kind not in "biuf?")
-            raise ValueError(f"argument {bad}: cannot read dtype {arrays[bad].dtype}") from None
-        for i in self._bf16_out:
-            from mo.dtype import _bfloat16_type
-
-            outputs[i] = outputs[i].view(_bfloat16_type())
-        return [Buffer._wrap(o) for o in outputs]
+        return [Buffer._wrap(o) for o in self._runtime.execute(_runtime_arrays(inputs))]
 
     __call__ = execute
 
@@ -178,12 +153,6 @@ class Model:
 class _WeightSpec:
     name: str
     type: Any
-
-
-def _override(a: np.ndarray) -> int:
-    """The dtype the runtime reads a ``native_array`` as: bfloat16's bits
-    as MO_DTYPE_BFLOAT16 (1), any other as it is (-1)."""
-    return 1 if a.dtype.char == "E" and a.dtype.itemsize == 2 else -1
 
 
 class InferenceSession:

@@ -184,7 +184,8 @@ static nb::dlpack::dtype dlpackOf(MoDType t) {
 }
 
 /// Views of arrays (their shapes and strides live as long as the arrays).
-/// `dtypes` overrides an array's dtype (bfloat16 arrives as uint16).
+/// `dtypes` overrides an array's dtype where it has an entry in range
+/// (bfloat16 arrives as uint16).
 struct Views {
   std::vector<MoTensorView> views;
   std::vector<std::vector<int64_t>> strides;
@@ -193,8 +194,9 @@ struct Views {
     strides.resize(arrays.size());
     for (size_t i = 0; i < arrays.size(); ++i) {
       const Array &a = arrays[i];
-      MoDType dtype = dtypes && (*dtypes)[i] >= 0 ? static_cast<MoDType>((*dtypes)[i])
-                                                  : dtypeOf(a.dtype());
+      bool given = dtypes && i < dtypes->size() && (*dtypes)[i] >= 0 &&
+                   (*dtypes)[i] < MO_DTYPE_COUNT;
+      MoDType dtype = given ? static_cast<MoDType>((*dtypes)[i]) : dtypeOf(a.dtype());
       const int64_t *stride = a.stride_ptr();
       bool dense = true;
       int64_t expected = 1;
