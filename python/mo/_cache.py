@@ -1,10 +1,12 @@
-"""The persistent compile cache: object code by the hash of what made it.
+"""The persistent compile cache: artifacts by the hash of what made them.
 
-An entry is the object file mo's code generator made for a module, keyed by
-a hash of the module as lowered to linalg (printed without locations), the
-code generation pipeline and its options, the LLVM optimization level, the
-host target (triple, CPU, features) and the compiler build. A hit skips code
-generation and LLVM: the object is linked as it is.
+An entry is the artifact (a .mef without its bytecode: manifest and object
+code) mo made for a mo module, keyed by a hash of the module (printed with
+its locations, which the compiled checks' messages quote, and custom
+extensions merged in), the code generation
+pipeline and its options, the LLVM optimization level, the host target
+(triple, CPU, features), the compiler build and the inputs' names. A hit
+runs no pass and no LLVM: the artifact is linked as it is.
 
 Settings: ``MO_CACHE_DIR`` (default ``~/.cache/mo``), ``MO_CACHE=0``
 disables it, ``MO_CACHE_MAX_MB`` (default 1024) bounds its size (least
@@ -94,14 +96,16 @@ def host_target() -> str:
     return _moDialects.host_target()
 
 
-def key_parts(module_text: str, pipeline: str, opt_level: int) -> dict[str, str]:
-    """What an entry depends on, each part hashed or short."""
+def key_parts(module_text: str, pipeline: str, opt_level: int, **more: str) -> dict[str, str]:
+    """What an entry depends on, each part hashed or short; ``more`` parts
+    (e.g. the inputs' names an artifact's manifest holds) are the caller's."""
     return {
         "module": hashlib.sha256(module_text.encode()).hexdigest(),
         "pipeline": pipeline,
         "opt_level": str(opt_level),
         "target": host_target(),
         "compiler": _compiler_build(),
+        **more,
     }
 
 

@@ -100,21 +100,23 @@ def num_threads() -> int:
 def _openmp_runtime() -> str | None:
     """LLVM's OpenMP runtime library (``libomp.so`` of the ``cmeel-libomp``
     wheel), which the schedules' thread tiles run on, or None."""
-    from importlib import metadata
+    # Where the wheel puts it, beside this package (importlib.metadata's
+    # search of every installed distribution costs 20 ms); else wherever
+    # the distribution's record says.
+    site = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    candidate = os.path.join(site, "cmeel.prefix", "lib", "libomp.so")
+    path = candidate if os.path.exists(candidate) else None
+    if path is None:
+        from importlib import metadata
 
-    path = None
-    try:
-        for f in metadata.files("cmeel-libomp") or ():
-            if f.name == "libomp.so":
-                located = str(f.locate())
-                path = located if os.path.exists(located) else None
-                break
-    except metadata.PackageNotFoundError:
-        pass
-    if path is None:  # mo linked onto another environment's path
-        site = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-        candidate = os.path.join(site, "cmeel.prefix", "lib", "libomp.so")
-        path = candidate if os.path.exists(candidate) else None
+        try:
+            for f in metadata.files("cmeel-libomp") or ():
+                if f.name == "libomp.so":
+                    located = str(f.locate())
+                    path = located if os.path.exists(located) else None
+                    break
+        except metadata.PackageNotFoundError:
+            pass
     if path is not None:  # read when the runtime starts (see num_threads)
         os.environ.setdefault("KMP_BLOCKTIME", "1")
     return path
@@ -302,6 +304,80 @@ def _dim_json(d: Any) -> Any:
     raise CompileError(f"dim {d} cannot be written to an artifact")
 
 
+def _inspect_entry(lowered) -> dict[str, Any]:
+    """The lowered entry function's name, weights, checks and bound dims."""
+    from mo._mlir.dialects import func
+    from mo.graph.graph import python_type
+
+    entries = [op for op in lowered.body.operations
+               if isinstance(op, func.FuncOp) and "mo.entry" in op.attributes]
+    if len(entries) != 1:
+        raise CompileError(f"expected one public mo.graph (the entry), found {len(entries)}")
+    entry = entries[0]
+    name = entry.sym_name.value
+    arg_attrs = entry.arg_attrs if "arg_attrs" in entry.attributes else None
+    weights, has_status = [], False
+    for i in range(len(entry.type.inputs)):
+        attrs = arg_attrs[i] if arg_attrs is not None else None
+        if attrs is not None and "mo.weight" in attrs:
+            weights.append(WeightSpec(attrs["mo.weight"].value,
+                                      python_type(attrs["mo.type"].value)))
+        elif attrs is not None and "mo.status" in attrs:
+            has_status = i == len(entry.type.inputs) - 1
+    if not has_status:
+        raise CompileError(f"the entry function {name!r} has no status record last")
+    return {
+        "name": name,
+        "weights": weights,
+        "checks": [str(m.value) for m in entry.attributes["mo.checks"]]
+        if "mo.checks" in entry.attributes else [],
+        # Output dims the entry sizes at run time, reported after the record's two.
+        "bound_dims": [str(ir_string(a)) for a in entry.attributes["mo.bound_dims"]]
+        if "mo.bound_dims" in entry.attributes else [],
+    }
+
+
+def _manifest(entry: dict[str, Any], signature: tuple[list[Any], list[Any]], names: list[str],
+              bounds: dict[str, Any], libraries: list[str], key: dict[str, str],
+              opt_level: int, threads: int) -> dict[str, Any]:
+    """What the runtime reads of a compiled graph (Runtime/Model.cpp)."""
+    from mo.graph.type import BufferType
+
+    ins, outs = signature
+    triple, cpu, features = _cache.host_target().split(" ", 2)
+
+    def arg(name: str, t: Any) -> dict[str, Any]:
+        return {"name": name, "dtype": t.dtype.name, "shape": [_dim_json(d) for d in t.shape],
+                "dims": [str(d) for d in t.shape], "buffer": isinstance(t, BufferType)}
+
+    return {
+        "format": 1,
+        "entry": entry["name"],
+        "inputs": [arg(n, t) for n, t in zip(names, ins)],
+        "outputs": [arg(str(i), t) for i, t in enumerate(outs)],
+        "weights": [{"name": w.name, "dtype": w.type.dtype.name,
+                     "shape": [d.value for d in w.type.shape],
+                     "alignment": w.type.dtype.size_in_bytes} for w in entry["weights"]],
+        "checks": entry["checks"],
+        "bound_dims": entry["bound_dims"],
+        "bounds": {name: _dim_json(bounds[name]) for name in entry["bound_dims"]},
+        "target": {"triple": triple, "cpu": cpu, "features": features},
+        "threads": threads,
+        "libraries": libraries,
+        "compiler": key["compiler"],
+        "content_hash": _cache.digest(key),
+        "opt_level": opt_level,
+    }
+
+
+def _dim_from_json(d: Any) -> Any:
+    from mo.graph.dim import AlgebraicDim, Dim
+
+    if isinstance(d, list):
+        return AlgebraicDim(d[0], _dim_from_json(d[1]), _dim_from_json(d[2]))
+    return Dim(d)
+
+
 class LoadedArtifact:
     """A .mef file's bytes verified and linked by the runtime
     (mo-c/Runtime.h), with the OpenMP runtime found when none is given. A
@@ -317,6 +393,7 @@ class LoadedArtifact:
         if not shared_libs and _openmp_runtime() is not None:
             shared_libs = [_openmp_runtime()]
         self._model = _moDialects.Model(data, list(shared_libs))
+        self.data = data
         self.manifest: dict[str, Any] = json.loads(self._model.manifest)
         m = self.manifest
         self.bound_dims: list[str] = m["bound_dims"]
@@ -417,102 +494,97 @@ class Executable:
 
     def __init__(self, module, opt_level: int = 2, custom_extensions: Sequence[Any] = (),
                  input_names: Sequence[str] | None = None) -> None:
-        from mo._mlir._mlir_libs import _moDialects
-
         start = time.perf_counter()
-
-        def lowered_to_linalg():
-            lowered = _as_module(module)
-            libraries = _link_extensions(lowered, custom_extensions)
-            bounds = _bound_dims(lowered)
-            signature = _entry_signature(lowered)
-            _run_pipeline(lowered, "mo-lower-to-linalg")
-            return lowered, libraries, bounds, signature
-
-        lowered, libraries, self.bounds, signature = lowered_to_linalg()
-        self._inspect_entry(lowered)
+        source = _as_module(module)
+        libraries = _link_extensions(source, custom_extensions)
+        # With locations: the compiled checks' messages name the user's lines.
+        text = str(source.operation.get_asm(enable_debug_info=True))
+        self._source = (text, custom_extensions)
+        signature = _entry_signature(source)
+        names = list(input_names) if input_names is not None else [
+            str(i) for i in range(len(signature[0]))]
         self.num_threads = num_threads()
-        codegen = f"mo-cpu-codegen{{num-threads={self.num_threads}"
-        self._linalg = str(lowered)
-        key = _cache.key_parts(self._linalg, codegen + "}", opt_level)
+        codegen = f"mo-cpu-codegen{{num-threads={self.num_threads}}}"
+        # The key is the mo module itself: a hit lowers nothing.
+        key = _cache.key_parts(text, codegen, opt_level,
+                               inputs=",".join(names), artifact="mef1")
         hit = _cache.load(key)
-        self.cache_hit = hit is not None
+        self._model = None
         if hit is not None:
-            obj, warned = hit
+            data, warned = hit
             for message in warned:
                 warnings.warn(message, RuntimeWarning, stacklevel=2)
+            self._model = LoadedArtifact(data)
         else:
-            warned = []
-            try:
-                _run_pipeline(lowered, codegen + "}")
-            except CompileError as e:
-                # A schedule that cannot be carried out costs speed, not the
-                # graph: it compiles again with every op as loops (and an
-                # error that is not the schedules' is raised from there).
-                lowered, libraries, _, _ = lowered_to_linalg()
-                _run_pipeline(lowered, codegen + " schedules=0}")
-                warned.append(f"{self.name}: the CPU schedules failed, compiled without "
-                              f"them (slower code): {str(e).splitlines()[-1]}")
-                warnings.warn(warned[-1], RuntimeWarning, stacklevel=2)
-            with _context.context() as ctx:
-                # Translation reports through the context's diagnostics: into
-                # the error, not onto stderr.
-                notes: list[str] = []
-
-                def collect(diagnostic) -> bool:
-                    notes.append(f"{diagnostic.location}: {diagnostic.message}")
-                    return True
-
-                handler = ctx.attach_diagnostic_handler(collect)
-                _stats["code_generations"] += 1
-                try:
-                    obj = _moDialects.jit_compile(lowered, opt_level)
-                except RuntimeError as e:
-                    detail = "".join(f"\n  {n}" for n in notes[:8])
-                    raise CompileError(f"code generation failed: {e}{detail}") from None
-                finally:
-                    handler.detach()
-            _cache.store(key, obj, warned)
-        self._object = obj
-        self.manifest = self._manifest(signature, libraries, key, opt_level, input_names)
-        # One loading path: the artifact export_mef writes, less its bytecode.
-        self._model = LoadedArtifact(self.artifact(bytecode=False))
+            data = self._compile(source, libraries, signature, names, codegen, key, opt_level)
+        self.cache_hit = hit is not None
+        self._read_manifest()
         self.compile_seconds = time.perf_counter() - start
 
-    def _manifest(self, signature: tuple[list[Any], list[Any]], libraries: list[str],
-                  key: dict[str, str], opt_level: int,
-                  input_names: Sequence[str] | None) -> dict[str, Any]:
-        """What the runtime reads of the compiled graph (runtime/Model.cpp)."""
-        from mo.graph.type import BufferType
+    def _compile(self, source, libraries: list[str], signature: tuple[list[Any], list[Any]],
+                 names: list[str], codegen: str, key: dict[str, str], opt_level: int) -> bytes:
+        """Lowers and generates code for ``source``; stores the artifact in the
+        compile cache and returns it."""
+        from mo._mlir._mlir_libs import _moDialects
 
-        ins, outs = signature
-        names = list(input_names) if input_names is not None else [str(i) for i in
-                                                                     range(len(ins))]
-        triple, cpu, features = _cache.host_target().split(" ", 2)
+        bounds = _bound_dims(source)
+        lowered = _as_module(source)
+        _run_pipeline(lowered, "mo-lower-to-linalg")
+        entry = _inspect_entry(lowered)
+        warned = []
+        try:
+            _run_pipeline(lowered, codegen)
+        except CompileError as e:
+            # A schedule that cannot be carried out costs speed, not the
+            # graph: it compiles again with every op as loops (and an error
+            # that is not the schedules' is raised from there).
+            lowered = _as_module(source)
+            _run_pipeline(lowered, "mo-lower-to-linalg")
+            _run_pipeline(lowered, codegen[:-1] + " schedules=0}")
+            warned.append(f"{entry['name']}: the CPU schedules failed, compiled without "
+                          f"them (slower code): {str(e).splitlines()[-1]}")
+            warnings.warn(warned[-1], RuntimeWarning, stacklevel=3)
+        with _context.context() as ctx:
+            # Translation reports through the context's diagnostics: into the
+            # error, not onto stderr.
+            notes: list[str] = []
 
-        def arg(name: str, t: Any) -> dict[str, Any]:
-            return {"name": name, "dtype": t.dtype.name, "shape": [_dim_json(d) for d in t.shape],
-                    "dims": [str(d) for d in t.shape], "buffer": isinstance(t, BufferType)}
+            def collect(diagnostic) -> bool:
+                notes.append(f"{diagnostic.location}: {diagnostic.message}")
+                return True
 
-        return {
-            "format": 1,
-            "entry": self.name,
-            "inputs": [arg(n, t) for n, t in zip(names, ins)],
-            "outputs": [arg(str(i), t) for i, t in enumerate(outs)],
-            "weights": [{"name": w.name, "dtype": w.type.dtype.name,
-                         "shape": [d.value for d in w.type.shape],
-                         "alignment": w.type.dtype.size_in_bytes} for w in self.weights],
-            "checks": self.checks,
-            "bound_dims": self.bound_dims,
-            "bounds": {name: _dim_json(bound) for name, bound in self.bounds.items()
-                       if name in self.bound_dims},
-            "target": {"triple": triple, "cpu": cpu, "features": features},
-            "threads": self.num_threads,
-            "libraries": libraries,
-            "compiler": key["compiler"],
-            "content_hash": _cache.digest(key),
-            "opt_level": opt_level,
-        }
+            handler = ctx.attach_diagnostic_handler(collect)
+            _stats["code_generations"] += 1
+            try:
+                obj = _moDialects.jit_compile(lowered, opt_level)
+            except RuntimeError as e:
+                detail = "".join(f"\n  {n}" for n in notes[:8])
+                raise CompileError(f"code generation failed: {e}{detail}") from None
+            finally:
+                handler.detach()
+        manifest = _manifest(entry, signature, names, bounds, libraries, key, opt_level,
+                             self.num_threads)
+        data = _moDialects.write_artifact(json.dumps(manifest), b"", obj)
+        # One loading path: the artifact export_mef writes, less its bytecode.
+        self._model = LoadedArtifact(data)
+        _cache.store(key, data, warned)
+        return data
+
+    def _read_manifest(self) -> None:
+        from mo.dtype import DType
+        from mo.graph.type import DeviceRef
+
+        m = self._model.manifest
+        self.manifest = m
+        self.name = m["entry"]
+        self.weights = [WeightSpec(w["name"], TensorType(DType(w["dtype"]), w["shape"],
+                                                         DeviceRef.CPU()))
+                        for w in m["weights"]]
+        self.num_inputs = len(m["inputs"])
+        self.num_outputs = len(m["outputs"])
+        self.checks = m["checks"]
+        self.bound_dims = m["bound_dims"]
+        self.bounds = {name: _dim_from_json(d) for name, d in m["bounds"].items()}
 
     def artifact(self, bytecode: bool = True) -> bytes:
         """The compiled graph as a .mef file's bytes (mo-c/Runtime.h): the
@@ -520,55 +592,24 @@ class Executable:
         object code."""
         from mo._mlir._mlir_libs import _moDialects
 
-        code = b""
-        if bytecode:
-            import io
+        data = self._model.data
+        if not bytecode:
+            return data
+        import io
 
-            module = _as_module(self._linalg)
-            buffer = io.BytesIO()
-            module.operation.write_bytecode(buffer)
-            code = buffer.getvalue()
-        return _moDialects.write_artifact(json.dumps(self.manifest), code, self._object)
+        # Lowered again: a cache hit lowered nothing (and kept nothing).
+        text, extensions = self._source
+        module = _as_module(text)
+        _link_extensions(module, extensions)
+        _run_pipeline(module, "mo-lower-to-linalg")
+        buffer = io.BytesIO()
+        module.operation.write_bytecode(buffer)
+        manifest, _, obj = _moDialects.read_artifact(data)
+        return _moDialects.write_artifact(manifest.decode(), buffer.getvalue(), obj)
 
     def export_mef(self, path: str | os.PathLike) -> None:
         """Writes ``artifact()`` to ``path`` (a temporary file renamed into place)."""
         _write_atomically(path, self.artifact())
-
-    def _inspect_entry(self, lowered) -> None:
-        from mo._mlir.dialects import func
-        from mo.graph.graph import python_type
-
-        entries = [op for op in lowered.body.operations
-                   if isinstance(op, func.FuncOp) and "mo.entry" in op.attributes]
-        if len(entries) != 1:
-            raise CompileError(f"expected one public mo.graph (the entry), found {len(entries)}")
-        entry = entries[0]
-        self.name = entry.sym_name.value
-        arg_attrs = entry.arg_attrs if "arg_attrs" in entry.attributes else None
-        weights, inputs, outputs, ranks, has_status = [], 0, 0, [], False
-        for i, t in enumerate(entry.type.inputs):
-            ranks.append(t.rank)
-            attrs = arg_attrs[i] if arg_attrs is not None else None
-            if attrs is not None and "mo.weight" in attrs:
-                weights.append(WeightSpec(attrs["mo.weight"].value,
-                                          python_type(attrs["mo.type"].value)))
-            elif attrs is not None and "mo.output" in attrs:
-                outputs += 1
-            elif attrs is not None and "mo.status" in attrs:
-                has_status = i == len(entry.type.inputs) - 1
-            else:
-                inputs += 1
-        if not has_status:
-            raise CompileError(f"the entry function {self.name!r} has no status record last")
-        self.checks = [str(m.value) for m in entry.attributes["mo.checks"]] \
-            if "mo.checks" in entry.attributes else []
-        # Output dims the entry sizes at run time, reported after the record's two.
-        self.bound_dims = [str(ir_string(a)) for a in entry.attributes["mo.bound_dims"]] \
-            if "mo.bound_dims" in entry.attributes else []
-        self.weights = weights
-        self.num_inputs = inputs
-        self.num_outputs = outputs
-        self._ranks = ranks
 
     def run(self, inputs: Sequence[np.ndarray], weights: Sequence[np.ndarray],
             outputs: Sequence[np.ndarray]) -> dict[str, int]:

@@ -235,6 +235,24 @@ static void bindRuntime(nb::module_ &m) {
         return nb::bytes(out.data(), out.size());
       },
       "manifest"_a, "bytecode"_a, "object"_a, "A .mef file's bytes (mo-c/Runtime.h).");
+  m.def(
+      "read_artifact",
+      [](nb::bytes data) {
+        std::vector<std::string> sections;
+        Status status;
+        moArtifactRead(
+            data.c_str(), data.size(),
+            [](const void *bytes, size_t size, void *user) {
+              static_cast<std::vector<std::string> *>(user)->emplace_back(
+                  static_cast<const char *>(bytes), size);
+            },
+            &sections, status.status);
+        status.check();
+        return nb::make_tuple(nb::bytes(sections[0].data(), sections[0].size()),
+                              nb::bytes(sections[1].data(), sections[1].size()),
+                              nb::bytes(sections[2].data(), sections[2].size()));
+      },
+      "data"_a, "A verified .mef's (manifest, bytecode, object) sections.");
 
   nb::class_<ModelHandle>(m, "Model", "A loaded artifact (mo-c/Runtime.h).")
       .def(

@@ -85,15 +85,11 @@ def test_read_takes_paths_files_and_bytes_and_writes_back_the_same_bytes(mef, tm
         engine.read(tmp_path / "missing.mef")
 
 
-def _sections(data: bytes) -> list[bytes]:
-    """The manifest, bytecode and object sections (Artifact.h's table)."""
-    found = []
-    for i in range(3):
-        entry = 24 + 24 * i
-        offset = int.from_bytes(data[entry + 8:entry + 16], "little")
-        size = int.from_bytes(data[entry + 16:entry + 24], "little")
-        found.append(data[offset:offset + size])
-    return found
+def _sections(data: bytes) -> tuple[bytes, bytes, bytes]:
+    """The manifest, bytecode and object sections, verified."""
+    from mo._mlir._mlir_libs import _moDialects
+
+    return _moDialects.read_artifact(data)
 
 
 def test_the_artifact_holds_the_manifest_the_linalg_module_and_object_code(mef):

@@ -209,6 +209,11 @@ MO_RUNTIME_EXPORT void moArtifactWrite(const char *manifest, size_t manifestSize
                                        const void *object, size_t objectSize,
                                        MoBytesCallback callback, void *userData);
 
+/// Verifies an artifact (as moModelLoad does, up to its manifest) and passes
+/// its manifest, bytecode and object sections, in that order, to `callback`.
+MO_RUNTIME_EXPORT bool moArtifactRead(const void *data, size_t size, MoBytesCallback callback,
+                                      void *userData, MoStatus *status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -241,3 +241,15 @@ void moArtifactWrite(const char *manifest, size_t manifestSize, const void *byte
        llvm::StringRef(static_cast<const char *>(object), objectSize)});
   callback(file.data(), file.size(), userData);
 }
+
+bool moArtifactRead(const void *data, size_t size, MoBytesCallback callback, void *userData,
+                    MoStatus *status) {
+  auto contents =
+      artifact::read(llvm::StringRef(static_cast<const char *>(data), data ? size : 0));
+  if (!contents)
+    return report(status,
+                  {MO_STATUS_INVALID_ARTIFACT, llvm::toString(contents.takeError())});
+  for (llvm::StringRef section : {contents->manifest, contents->bytecode, contents->object})
+    callback(section.data(), section.size(), userData);
+  return report(status, {});
+}
