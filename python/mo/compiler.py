@@ -378,6 +378,32 @@ def _dim_from_json(d: Any) -> Any:
     return Dim(d)
 
 
+@functools.cache
+def runtime_module() -> Any:
+    """The runtime's extension (``_moRuntime``: mo-c/Runtime.h's bindings),
+    loaded by path: importing it as a submodule would run ``_mlir_libs``'
+    ``__init__``, MLIR's Python bindings, which the runtime does not use."""
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    name = "mo._mlir._mlir_libs._moRuntime"
+    if name in sys.modules:
+        return sys.modules[name]
+    directory = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir", "_mlir_libs")
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = os.path.join(directory, "_moRuntime" + suffix)
+        if os.path.exists(path):
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            sys.modules[name] = module
+            return module
+    from mo._mlir._mlir_libs import _moRuntime  # a build tree elsewhere (MO_DEV_NATIVE)
+
+    return _moRuntime
+
+
 class LoadedArtifact:
     """A .mef file's bytes verified and linked by the runtime
     (mo-c/Runtime.h), with the OpenMP runtime found when none is given. A
@@ -388,11 +414,9 @@ class LoadedArtifact:
     """
 
     def __init__(self, data: bytes, shared_libs: Sequence[str] = ()) -> None:
-        from mo._mlir._mlir_libs import _moDialects
-
         if not shared_libs and _openmp_runtime() is not None:
             shared_libs = [_openmp_runtime()]
-        self._model = _moDialects.Model(data, list(shared_libs))
+        self._model = runtime_module().Model(data, list(shared_libs))
         self.data = data
         self.manifest: dict[str, Any] = json.loads(self._model.manifest)
         m = self.manifest
@@ -564,7 +588,7 @@ class Executable:
                 handler.detach()
         manifest = _manifest(entry, signature, names, bounds, libraries, key, opt_level,
                              self.num_threads)
-        data = _moDialects.write_artifact(json.dumps(manifest), b"", obj)
+        data = runtime_module().write_artifact(json.dumps(manifest), b"", obj)
         # One loading path: the artifact export_mef writes, less its bytecode.
         self._model = LoadedArtifact(data)
         _cache.store(key, data, warned)
@@ -590,8 +614,6 @@ class Executable:
         """The compiled graph as a .mef file's bytes (mo-c/Runtime.h): the
         manifest, the module as lowered to linalg (MLIR bytecode) and the
         object code."""
-        from mo._mlir._mlir_libs import _moDialects
-
         data = self._model.data
         if not bytecode:
             return data
@@ -604,8 +626,8 @@ class Executable:
         _run_pipeline(module, "mo-lower-to-linalg")
         buffer = io.BytesIO()
         module.operation.write_bytecode(buffer)
-        manifest, _, obj = _moDialects.read_artifact(data)
-        return _moDialects.write_artifact(manifest.decode(), buffer.getvalue(), obj)
+        manifest, _, obj = runtime_module().read_artifact(data)
+        return runtime_module().write_artifact(manifest.decode(), buffer.getvalue(), obj)
 
     def export_mef(self, path: str | os.PathLike) -> None:
         """Writes ``artifact()`` to ``path`` (a temporary file renamed into place)."""

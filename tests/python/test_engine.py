@@ -14,7 +14,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from mo import engine, functional as F
+from mo import compiler, engine, functional as F
 from mo.compilation import compile
 from mo.driver import CPU
 from mo.dtype import DType
@@ -87,9 +87,7 @@ def test_read_takes_paths_files_and_bytes_and_writes_back_the_same_bytes(mef, tm
 
 def _sections(data: bytes) -> tuple[bytes, bytes, bytes]:
     """The manifest, bytecode and object sections, verified."""
-    from mo._mlir._mlir_libs import _moDialects
-
-    return _moDialects.read_artifact(data)
+    return compiler.runtime_module().read_artifact(data)
 
 
 def test_the_artifact_holds_the_manifest_the_linalg_module_and_object_code(mef):
@@ -245,12 +243,10 @@ def _read_in_subprocess(data: bytes, tmp_path) -> subprocess.CompletedProcess:
 
 def _rewrite(mef_path, change) -> bytes:
     """The artifact with its manifest changed and the checksum made good."""
-    from mo._mlir._mlir_libs import _moDialects
-
     manifest, bytecode, obj = _sections(mef_path.read_bytes())
     manifest = json.loads(manifest)
     change(manifest)
-    return _moDialects.write_artifact(json.dumps(manifest), bytecode, obj)
+    return compiler.runtime_module().write_artifact(json.dumps(manifest), bytecode, obj)
 
 
 @pytest.mark.parametrize("case", ["empty", "magic only", "truncated header", "truncated",
@@ -308,9 +304,7 @@ def test_bad_manifests_are_value_errors(case, mef, tmp_path):
             m["inputs"][0]["shape"][0] = d
 
     if case == "not json":
-        from mo._mlir._mlir_libs import _moDialects
-
-        data = _moDialects.write_artifact("{not json", b"", b"")
+        data = compiler.runtime_module().write_artifact("{not json", b"", b"")
     else:
         data = _rewrite(mef, change)
     expected = {

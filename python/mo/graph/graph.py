@@ -307,7 +307,10 @@ class Graph:
             if params:
                 self._op.attributes["parameters"] = ir.ArrayAttr.get(
                     [ir.StringAttr.get(p) for p in params])
-            with self.insertion_point():
+            # No location: it would be the line that finished the trace (the
+            # caller's), which no message quotes and which would make the
+            # same graph traced from two places two compile-cache entries.
+            with self.insertion_point(), ir.Location.unknown():
                 mo_d.OutputOp([v._value for v in vals])
         self.outputs = vals
         self._finished = True
