@@ -304,6 +304,28 @@ def MoExpandStridedCopies
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MoSerializeSmallParallel
+    : Pass<"mo-serialize-small-parallel", "::mlir::func::FuncOp"> {
+  let summary = "OpenMP regions over little data run on the calling thread";
+  let description = [{
+    A schedule splits its op over the threads whatever the sizes, which a
+    run-time dim leaves unknown until the call. Waking the other threads and
+    joining them costs about a microsecond, more than an elementwise op over
+    a few thousand elements takes on one core. This pass gives each
+    `omp.parallel` without an `if` one: the largest memref the region reads
+    or writes from outside has at least `min-elements` elements (folded
+    where every size is static). A false `if` runs the region on the
+    calling thread alone, its loop over every thread tile.
+  }];
+  let options = [
+    Option<"minElements", "min-elements", "int64_t", /*default=*/"16384",
+           "Elements of the largest memref below which a region runs serially">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::omp::OpenMPDialect"];
+}
+
 def MoHoistStackBuffers
     : Pass<"mo-hoist-stack-buffers", "::mlir::func::FuncOp"> {
   let summary = "Stack buffers of loop bodies allocated once per allocation scope";

@@ -226,6 +226,7 @@ class CompiledCallable:
         self._weight_arrays: list[np.ndarray] | None = None
         self._fast = _FastSignature.build(self.in_tree, self.in_layouts)
         self._out_dtypes = [layout.dtype for layout in self.out_layouts]
+        self._single_output = self.out_tree.kind == "leaf"
 
     def export_mef(self, path: str | os.PathLike) -> None:
         """Writes the compiled graph as a mo executable (``.mef``): its
@@ -285,21 +286,27 @@ class CompiledCallable:
             weights = self._bind_weights()
             self._exe.bind_weights(weights)
             self._weight_arrays = weights  # borrowed by the runtime: kept here
-        return self._exe.execute(arrays)
+            self._execute = self._exe._model.execute
+        return self._execute(arrays)
 
     def _wrap(self, outputs: list[np.ndarray]) -> Any:
-        return self.out_tree.unflatten([Tensor(Buffer._wrap(o, dtype=d))
-                                        for o, d in zip(outputs, self._out_dtypes)])
+        tensors = [Tensor._from_buffer(Buffer._wrap(o, dtype=d))
+                   for o, d in zip(outputs, self._out_dtypes)]
+        return tensors[0] if self._single_output else self.out_tree.unflatten(tensors)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         # The common signature goes straight to the runtime, which checks
-        # every array against the layouts (the messages name the argument as
-        # the general path does).
+        # every array against the layouts; the general path converts what
+        # it cannot read (or names the problem by the argument's tree path).
         arrays = self._fast.arrays(args, kwargs) if self._fast else None
-        if arrays is None:  # The general path: pytrees, DLPack, copies.
-            leaves = self.in_tree.check((args, kwargs), is_leaf=lambda x: isinstance(
-                x, (Tensor, Buffer, np.ndarray)) or hasattr(x, "__dlpack__"))
-            arrays, _ = self._inputs(leaves)
+        if arrays is not None:
+            try:
+                return self._wrap(self._run(arrays))
+            except (TypeError, ValueError):
+                pass  # nothing ran: the checks come first
+        leaves = self.in_tree.check((args, kwargs), is_leaf=lambda x: isinstance(
+            x, (Tensor, Buffer, np.ndarray)) or hasattr(x, "__dlpack__"))
+        arrays, _ = self._inputs(leaves)
         return self._wrap(self._run(arrays))
 
     def execute_raw(self, *buffers: Any) -> list[Buffer]:
@@ -310,19 +317,28 @@ class CompiledCallable:
         the sizes only it knows (reshape element counts), so a mismatch is a
         ``ValueError``, never an out-of-bounds access.
         """
-        outputs = self._run(_runtime_arrays(buffers))
+        arrays = [b._array if type(b) is Buffer else _host_array(b) for b in buffers]
+        try:
+            outputs = self._run(arrays)
+        except (TypeError, ValueError):  # converted where that helps, else explained
+            outputs = self._run(_runtime_arrays(buffers, self._is_buffer))
         return [Buffer._wrap(o, dtype=d) for o, d in zip(outputs, self._out_dtypes)]
 
 
-def _runtime_arrays(values: Sequence[Any]) -> list[np.ndarray]:
+def _host_array(value: Any) -> Any:
+    """A Tensor's or Buffer's array (anything else as it is)."""
+    if type(value) is Tensor and value._buffer is not None:
+        value = value._buffer
+    return value._array if type(value) is Buffer else value
+
+
+def _runtime_arrays(values: Sequence[Any], buffers: Sequence[bool] = ()) -> list[np.ndarray]:
     """Arrays the runtime reads: C-contiguous, native order, of a dtype it
-    has; any other value converted (``_as_array``) or refused by name."""
+    has; any other value converted (``_as_array``), except a buffer
+    argument, which is written in place, or refused by name."""
     arrays = []
     for i, value in enumerate(values):
-        if type(value) is Tensor and value._buffer is not None:
-            value = value._buffer
-        if type(value) is Buffer:
-            value = value._array
+        value = _host_array(value)
         if type(value) is not np.ndarray or not value.flags.c_contiguous or \
                 not value.dtype.isnative or value.dtype.kind not in "fiub":
             value = _as_array(value, f"argument {i}")
@@ -330,6 +346,10 @@ def _runtime_arrays(values: Sequence[Any]) -> list[np.ndarray]:
                 DType.from_numpy(value.dtype)
             except TypeError as e:
                 raise ValueError(f"argument {i}: {e}") from None
+            if i < len(buffers) and buffers[i] and not (value.flags.c_contiguous and
+                                                        value.dtype.isnative):
+                raise ValueError(f"argument {i}: a buffer argument must be C-contiguous and "
+                                 "in native byte order (writes go to its memory)")
             value = np.ascontiguousarray(value, dtype=value.dtype.newbyteorder("="))
         arrays.append(value)
     return arrays
@@ -345,7 +365,7 @@ class _FastSignature:
     general path, which converts or names the problem).
     """
 
-    __slots__ = ("positional", "keywords", "buffers")
+    __slots__ = ("positional", "keywords", "buffers", "plain")
 
     @classmethod
     def build(cls, tree: _pytree.TreeDef, layouts: list[TensorLayout]) -> _FastSignature | None:
@@ -364,11 +384,15 @@ class _FastSignature:
         self.keywords = {k: (c.kind == "leaf", next(leaf) if c.kind == "leaf" else c.meta)
                          for k, c in zip(kwargs_tree.keys, kwargs_tree.children)}
         self.buffers = [isinstance(layout, BufferLayout) for layout in layouts]
+        self.plain = not self.keywords and all(
+            is_leaf and meta == i for i, (is_leaf, meta) in enumerate(self.positional))
         return self
 
     def arrays(self, args: tuple, kwargs: dict) -> list[np.ndarray] | None:
         if len(args) != len(self.positional) or len(kwargs) != len(self.keywords):
             return None
+        if self.plain:  # every argument positional and a tensor, in order
+            return self._unwrap(args)
         slots: list[Any] = [None] * len(self.buffers)
         for (is_leaf, meta), value in zip(self.positional, args):
             if is_leaf:
@@ -384,18 +408,21 @@ class _FastSignature:
                 slots[meta] = value
             elif type(value) is not type(meta) or value != meta:
                 return None
+        return self._unwrap(slots)
+
+    def _unwrap(self, values: Sequence[Any]) -> list[np.ndarray] | None:
         arrays = []
-        for value, is_buffer in zip(slots, self.buffers):
+        for value, is_buffer in zip(values, self.buffers):
             if type(value) is Tensor:
                 value = value._buffer
             if type(value) is Buffer:
                 if not value._device.is_host:
                     return None
                 value = value._array
-            if type(value) is not np.ndarray or not value.flags.c_contiguous or \
-                    not value.dtype.isnative or (is_buffer and not value.flags.writeable):
+            if type(value) is not np.ndarray or not value.dtype.isnative or \
+                    (is_buffer and not value.flags.writeable):
                 return None
-            arrays.append(value)
+            arrays.append(value)  # the runtime checks the rest
         return arrays
 
 

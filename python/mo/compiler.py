@@ -421,17 +421,16 @@ class LoadedArtifact:
         self.manifest: dict[str, Any] = json.loads(self._model.manifest)
         m = self.manifest
         self.bound_dims: list[str] = m["bound_dims"]
-        self._bfloat16 = any(a["dtype"] == "bfloat16" for key in ("inputs", "weights",
-                                                                  "outputs") for a in m[key])
+        # numpy's bfloat16 is ml_dtypes': such results come as their bits.
         self._bfloat16_outputs = [o["dtype"] == "bfloat16" for o in m["outputs"]]
-        self._no_overrides = [-1] * len(m["inputs"])
+        if not any(self._bfloat16_outputs):  # the binding itself: one call less per run
+            self.execute = self._model.execute
 
     def bind_weights(self, names: Sequence[str], arrays: Sequence[np.ndarray]) -> None:
         """Binds weights by name for ``execute``; they are checked (dtype,
         shape, contiguity, alignment) and borrowed: the caller keeps them
         alive."""
-        self._model.bind_weights(list(names), [native_array(a) for a in arrays],
-                                 [dtype_override(a) for a in arrays])
+        self._model.bind_weights(list(names), list(arrays))
 
     def execute(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Runs on ``inputs`` with the bound weights: every input checked
@@ -440,18 +439,13 @@ class LoadedArtifact:
         by it (large ones from a pool they return to once dropped) and cut
         to the sizes ops bound at run time. A mismatch is a ``ValueError``
         naming the argument."""
-        if not self._bfloat16:
-            return self._model.execute(inputs, self._no_overrides)
-        outputs = self._model.execute([native_array(a) for a in inputs],
-                                      [dtype_override(a) for a in inputs])
+        outputs = self._model.execute(inputs)
         return [o.view(_bfloat16()) if bf16 else o
                 for o, bf16 in zip(outputs, self._bfloat16_outputs)]
 
     def invoke(self, arrays: Sequence[np.ndarray]) -> dict[str, int]:
         """The entry on inputs, weights and outputs (written in place), only
         the compiled code's checks; the sizes of the dims ops bound."""
-        if self._bfloat16:
-            arrays = [native_array(a) for a in arrays]
         return self._bound(self._model.invoke(arrays))
 
     def invoke_views(self, views: Sequence[tuple[int, Sequence[int], Sequence[int]]]
@@ -460,18 +454,6 @@ class LoadedArtifact:
 
     def _bound(self, sizes: list[int]) -> dict[str, int]:
         return dict(zip(self.bound_dims, sizes)) if sizes else {}
-
-
-def native_array(a: np.ndarray) -> np.ndarray:
-    """``a`` as the runtime's bindings read it: a bfloat16 array (which
-    neither the buffer protocol nor DLPack carries) as its bits."""
-    return a.view(np.uint16) if a.dtype.char == "E" and a.dtype.itemsize == 2 else a
-
-
-def dtype_override(a: np.ndarray) -> int:
-    """The dtype the runtime reads a ``native_array`` as: bfloat16's bits as
-    MO_DTYPE_BFLOAT16 (1), any other array as it is (-1)."""
-    return 1 if a.dtype.char == "E" and a.dtype.itemsize == 2 else -1
 
 
 def _bfloat16() -> Any:

@@ -74,6 +74,13 @@ class Tensor:
         return self
 
     @classmethod
+    def _from_buffer(cls, buffer: Buffer) -> Tensor:
+        self = cls.__new__(cls)
+        self._buffer = buffer
+        self._value = None
+        return self
+
+    @classmethod
     def from_numpy(cls, array: np.ndarray, device: Device | None = None) -> Tensor:
         """A Tensor viewing ``array`` (zero-copy when C-contiguous)."""
         return cls(Buffer.from_numpy(np.asarray(array), device))

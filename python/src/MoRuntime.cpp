@@ -10,7 +10,6 @@
 #include "mo-c/Runtime.h"
 
 #include <nanobind/nanobind.h>
-#include <nanobind/ndarray.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -19,6 +18,10 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL mo_runtime_ARRAY_API
+#include <numpy/arrayobject.h>
 
 namespace nb = nanobind;
 using namespace nanobind::literals;
@@ -43,79 +46,113 @@ struct Status {
   }
 };
 
-using Array = nb::ndarray<nb::device::cpu>;
+static_assert(sizeof(npy_intp) == sizeof(int64_t), "numpy's sizes are the runtime's");
 
-/// The runtime's dtype of an array; MO_DTYPE_COUNT for one it lacks.
-static MoDType dtypeOf(const nb::dlpack::dtype &t) {
-  using Code = nb::dlpack::dtype_code;
-  auto code = static_cast<Code>(t.code);
-  int bytes = t.bits / 8;
-  if (t.lanes != 1)
+/// The runtime's dtype of an array; MO_DTYPE_COUNT for one it lacks (or
+/// in the other byte order).
+MoDType dtypeOf(PyArrayObject *a) {
+  PyArray_Descr *d = PyArray_DESCR(a);
+  if (!PyArray_ISNOTSWAPPED(a))
     return MO_DTYPE_COUNT;
-  switch (code) {
-  case Code::Float:
-    return bytes == 2 ? MO_DTYPE_FLOAT16 : bytes == 4 ? MO_DTYPE_FLOAT32
-                                        : bytes == 8 ? MO_DTYPE_FLOAT64
-                                                     : MO_DTYPE_COUNT;
-  case Code::Bfloat:
-    return bytes == 2 ? MO_DTYPE_BFLOAT16 : MO_DTYPE_COUNT;
-  case Code::Int:
-    return bytes == 1 ? MO_DTYPE_INT8 : bytes == 2 ? MO_DTYPE_INT16
-                                      : bytes == 4 ? MO_DTYPE_INT32
-                                      : bytes == 8 ? MO_DTYPE_INT64
-                                                   : MO_DTYPE_COUNT;
-  case Code::UInt:
-    return bytes == 1 ? MO_DTYPE_UINT8 : bytes == 2 ? MO_DTYPE_UINT16
-                                       : bytes == 4 ? MO_DTYPE_UINT32
-                                       : bytes == 8 ? MO_DTYPE_UINT64
-                                                    : MO_DTYPE_COUNT;
-  case Code::Bool:
+  switch (d->type_num) {
+  case NPY_HALF:
+    return MO_DTYPE_FLOAT16;
+  case NPY_FLOAT:
+    return MO_DTYPE_FLOAT32;
+  case NPY_DOUBLE:
+    return MO_DTYPE_FLOAT64;
+  case NPY_BOOL:
     return MO_DTYPE_BOOL;
   default:
-    return MO_DTYPE_COUNT;
+    break;
   }
+  // Integers by size (long and long long are both 8 bytes here).
+  int64_t size = PyDataType_ELSIZE(d);
+  if (PyTypeNum_ISSIGNED(d->type_num))
+    return size == 1 ? MO_DTYPE_INT8 : size == 2 ? MO_DTYPE_INT16
+                     : size == 4 ? MO_DTYPE_INT32 : size == 8 ? MO_DTYPE_INT64 : MO_DTYPE_COUNT;
+  if (PyTypeNum_ISUNSIGNED(d->type_num))
+    return size == 1 ? MO_DTYPE_UINT8 : size == 2 ? MO_DTYPE_UINT16
+                     : size == 4 ? MO_DTYPE_UINT32 : size == 8 ? MO_DTYPE_UINT64 : MO_DTYPE_COUNT;
+  // ml_dtypes' bfloat16, a user type numpy spells 'E'.
+  if (d->type == 'E' && size == 2)
+    return MO_DTYPE_BFLOAT16;
+  return MO_DTYPE_COUNT;
 }
 
-static nb::dlpack::dtype dlpackOf(MoDType t) {
-  using Code = nb::dlpack::dtype_code;
-  static const std::pair<Code, int> table[MO_DTYPE_COUNT] = {
-      {Code::Float, 16}, {Code::Bfloat, 16}, {Code::Float, 32}, {Code::Float, 64},
-      {Code::Int, 8},    {Code::Int, 16},    {Code::Int, 32},   {Code::Int, 64},
-      {Code::UInt, 8},   {Code::UInt, 16},   {Code::UInt, 32},  {Code::UInt, 64},
-      {Code::Bool, 8}};
-  return {static_cast<uint8_t>(table[t].first), static_cast<uint8_t>(table[t].second), 1};
+/// numpy's type of a runtime dtype; bfloat16 as its bits (the caller views
+/// them as ml_dtypes' type).
+int numpyType(MoDType t) {
+  static const int table[MO_DTYPE_COUNT] = {NPY_HALF,   NPY_UINT16, NPY_FLOAT,  NPY_DOUBLE,
+                                            NPY_INT8,   NPY_INT16,  NPY_INT32,  NPY_INT64,
+                                            NPY_UINT8,  NPY_UINT16, NPY_UINT32, NPY_UINT64,
+                                            NPY_BOOL};
+  return table[t];
 }
 
-/// Views of arrays (their shapes and strides live as long as the arrays).
-/// `dtypes` overrides an array's dtype where it has an entry in range
-/// (bfloat16 arrives as uint16).
+/// Views of a list or tuple of numpy arrays (their shapes are the arrays';
+/// strides in elements where not contiguous).
 struct Views {
   std::vector<MoTensorView> views;
-  std::vector<std::vector<int64_t>> strides;
-  Views(const std::vector<Array> &arrays, const std::vector<int> *dtypes = nullptr) {
-    views.reserve(arrays.size());
-    strides.resize(arrays.size());
-    for (size_t i = 0; i < arrays.size(); ++i) {
-      const Array &a = arrays[i];
-      bool given = dtypes && i < dtypes->size() && (*dtypes)[i] >= 0 &&
-                   (*dtypes)[i] < MO_DTYPE_COUNT;
-      MoDType dtype = given ? static_cast<MoDType>((*dtypes)[i]) : dtypeOf(a.dtype());
-      const int64_t *stride = a.stride_ptr();
-      bool dense = true;
-      int64_t expected = 1;
-      for (int64_t axis = static_cast<int64_t>(a.ndim()) - 1; axis >= 0; --axis) {
-        if (a.shape(axis) != 1 && stride[axis] != expected)
-          dense = false;
-        expected *= a.shape(axis);
+  std::vector<int64_t> strides;
+
+  explicit Views(nb::handle sequence) {
+    PyObject *seq = sequence.ptr();
+    if (!PyList_Check(seq) && !PyTuple_Check(seq))
+      throw nb::type_error("expected a list of numpy arrays");
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    size_t rank = 0;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (!PyArray_Check(items[i]))
+        throw nb::type_error(("argument " + std::to_string(i) + ": expected a numpy array, got " +
+                              Py_TYPE(items[i])->tp_name)
+                                 .c_str());
+      rank += PyArray_NDIM(reinterpret_cast<PyArrayObject *>(items[i]));
+    }
+    strides.reserve(rank); // never reallocated: views point into it
+    views.reserve(n);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      auto *a = reinterpret_cast<PyArrayObject *>(items[i]);
+      int ndim = PyArray_NDIM(a);
+      const int64_t *stride = nullptr;
+      if (!PyArray_IS_C_CONTIGUOUS(a)) {
+        int64_t size = PyArray_ITEMSIZE(a);
+        stride = strides.data() + strides.size();
+        for (int axis = 0; axis < ndim; ++axis) {
+          int64_t bytes = PyArray_STRIDE(a, axis);
+          if (bytes % size != 0)
+            throw nb::value_error(("argument " + std::to_string(i) +
+                                   ": its strides are not whole elements")
+                                      .c_str());
+          strides.push_back(bytes / size);
+        }
       }
-      if (!dense)
-        strides[i].assign(stride, stride + a.ndim());
-      views.push_back({a.data(), dtype, static_cast<int64_t>(a.ndim()),
-                       reinterpret_cast<const int64_t *>(a.shape_ptr()),
-                       dense ? nullptr : strides[i].data()});
+      views.push_back({PyArray_DATA(a), dtypeOf(a), ndim,
+                       reinterpret_cast<const int64_t *>(PyArray_DIMS(a)), stride});
     }
   }
 };
+
+/// A result as a numpy array that frees (returns to the pool) its buffer.
+nb::object wrap(MoBuffer *buffer) {
+  int rank = static_cast<int>(moBufferRank(buffer));
+  PyObject *array = PyArray_SimpleNewFromData(
+      rank, reinterpret_cast<npy_intp *>(const_cast<int64_t *>(moBufferShape(buffer))),
+      numpyType(moBufferDType(buffer)), moBufferData(buffer));
+  if (!array) {
+    moBufferDestroy(buffer);
+    throw nb::python_error();
+  }
+  PyObject *owner = PyCapsule_New(buffer, "mo.buffer", [](PyObject *capsule) {
+    moBufferDestroy(static_cast<MoBuffer *>(PyCapsule_GetPointer(capsule, "mo.buffer")));
+  });
+  if (!owner || PyArray_SetBaseObject(reinterpret_cast<PyArrayObject *>(array), owner) < 0) {
+    Py_DECREF(array);
+    throw nb::python_error();
+  }
+  return nb::steal(array);
+}
 
 /// A loaded artifact (mo-c/Runtime.h).
 struct ModelHandle {
@@ -179,9 +216,8 @@ void bindRuntime(nb::module_ &m) {
                    [](ModelHandle &self) { return std::string(moModelManifest(self.model)); })
       .def(
           "bind_weights",
-          [](ModelHandle &self, const std::vector<std::string> &names,
-             const std::vector<Array> &arrays, const std::vector<int> &dtypes) {
-            Views views(arrays, &dtypes);
+          [](ModelHandle &self, const std::vector<std::string> &names, nb::handle arrays) {
+            Views views(arrays);
             MoTensorMap *map = moTensorMapCreate();
             Status status;
             for (size_t i = 0; i < names.size() && i < views.views.size(); ++i)
@@ -190,11 +226,11 @@ void bindRuntime(nb::module_ &m) {
             moTensorMapDestroy(map);
             status.check();
           },
-          "names"_a, "arrays"_a, "dtypes"_a,
+          "names"_a, "arrays"_a,
           "Binds weights by name; the arrays must outlive the binding.")
       .def(
           "invoke",
-          [](ModelHandle &self, const std::vector<Array> &arrays) {
+          [](ModelHandle &self, nb::handle arrays) {
             Views views(arrays);
             std::vector<int64_t> bound(moModelNumBoundDims(self.model));
             Status status;
@@ -231,34 +267,25 @@ void bindRuntime(nb::module_ &m) {
           "views"_a, "invoke on (address, shape, strides) views.")
       .def(
           "execute",
-          [](ModelHandle &self, const std::vector<Array> &arrays,
-             const std::vector<int> &dtypes) {
-            Views views(arrays, &dtypes);
+          [](ModelHandle &self, nb::handle inputs) {
+            Views views(inputs);
             size_t n = moModelNumArgs(self.model, MO_ARG_OUTPUT);
-            std::vector<MoBuffer *> outputs(n, nullptr);
+            MoBuffer *outputs[16] = {};
+            std::vector<MoBuffer *> many(n > 16 ? n : 0, nullptr);
+            MoBuffer **out = n > 16 ? many.data() : outputs;
             Status status;
             {
               nb::gil_scoped_release release;
-              moModelExecute(self.model, views.views.data(), views.views.size(),
-                             outputs.data(), n, status.status);
+              moModelExecute(self.model, views.views.data(), views.views.size(), out, n,
+                             status.status);
             }
             status.check();
             nb::list results;
-            for (MoBuffer *b : outputs) {
-              nb::capsule owner(b, [](void *p) noexcept {
-                moBufferDestroy(static_cast<MoBuffer *>(p));
-              });
-              MoDType t = moBufferDType(b);
-              // numpy has no bfloat16: its bits, viewed by the caller.
-              nb::dlpack::dtype dt = dlpackOf(t == MO_DTYPE_BFLOAT16 ? MO_DTYPE_UINT16 : t);
-              std::vector<size_t> shape(moBufferShape(b), moBufferShape(b) + moBufferRank(b));
-              results.append(nb::ndarray<nb::numpy>(moBufferData(b), shape.size(),
-                                                    shape.data(), owner, nullptr, dt)
-                                 .cast());
-            }
+            for (size_t i = 0; i < n; ++i)
+              results.append(wrap(out[i]));
             return results;
           },
-          "inputs"_a, "dtypes"_a,
+          "inputs"_a,
           "Checked inputs in, new arrays (from the model's pool) out.");
 }
 
@@ -267,5 +294,7 @@ void bindRuntime(nb::module_ &m) {
 
 NB_MODULE(_moRuntime, m) {
   m.doc() = "mo's runtime: artifacts, models, calls (mo-c/Runtime.h)";
+  if (_import_array() < 0)
+    throw nb::python_error();
   bindRuntime(m);
 }

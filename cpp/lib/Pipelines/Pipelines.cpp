@@ -73,7 +73,8 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
     add(pm, "func.func(mo-interchange-contractions)");
   // The schedules' thread tiles (scf.forall): OpenMP's, or one loop.
   if (options.numThreads > 1)
-    add(pm, llvm::formatv("scf-forall-to-parallel,convert-scf-to-openmp{{num-threads={0}}",
+    add(pm, llvm::formatv("scf-forall-to-parallel,convert-scf-to-openmp{{num-threads={0}},"
+                          "func.func(mo-serialize-small-parallel)",
                           options.numThreads.getValue())
                 .str());
   else
