@@ -151,14 +151,7 @@ def load(parts: dict[str, str]) -> tuple[bytes, list[str]] | None:
         return None
     entry = _decode(data)
     if entry is None or entry[0].get("key") != parts:
-        _count("discarded")
-        _count("misses")
-        warnings.warn(f"mo: discarded a corrupt or foreign compile cache entry ({path}); "
-                      "compiling again", RuntimeWarning, stacklevel=3)
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        _discard(path, "a corrupt or foreign")
         return None
     _count("hits")
     try:
@@ -166,6 +159,26 @@ def load(parts: dict[str, str]) -> tuple[bytes, list[str]] | None:
     except OSError:
         pass
     return entry[1], list(entry[0].get("warnings", []))
+
+
+def discard(parts: dict[str, str], why: str) -> None:
+    """Drops the entry a hit returned that proved unusable (counted a miss)."""
+    root = directory()
+    if root is not None:
+        with _lock:
+            _stats["hits"] -= 1
+        _discard(os.path.join(root, digest(parts) + _SUFFIX), f"an unusable ({why})")
+
+
+def _discard(path: str, what: str) -> None:
+    _count("discarded")
+    _count("misses")
+    warnings.warn(f"mo: discarded {what} compile cache entry ({path}); compiling again",
+                  RuntimeWarning, stacklevel=4)
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def store(parts: dict[str, str], obj: bytes, warned: list[str]) -> None:

@@ -363,6 +363,7 @@ def _manifest(entry: dict[str, Any], signature: tuple[list[Any], list[Any]], nam
         "bounds": {name: _dim_json(bounds[name]) for name in entry["bound_dims"]},
         "target": {"triple": triple, "cpu": cpu, "features": features},
         "threads": threads,
+        "thread_model": "openmp" if threads > 1 else "serial",
         "libraries": libraries,
         "compiler": key["compiler"],
         "content_hash": _cache.digest(key),
@@ -518,11 +519,16 @@ class Executable:
         self._model = None
         if hit is not None:
             data, warned = hit
-            for message in warned:
-                warnings.warn(message, RuntimeWarning, stacklevel=2)
-            self._model = LoadedArtifact(data)
-        else:
-            data = self._compile(source, libraries, signature, names, codegen, key, opt_level)
+            try:
+                self._model = LoadedArtifact(data)
+            except ValueError as e:  # intact but unusable (another runtime's, a bug's)
+                _cache.discard(key, str(e))
+                hit = None
+            else:
+                for message in warned:
+                    warnings.warn(message, RuntimeWarning, stacklevel=2)
+        if hit is None:
+            self._compile(source, libraries, signature, names, codegen, key, opt_level)
         self.cache_hit = hit is not None
         self._read_manifest()
         self.compile_seconds = time.perf_counter() - start

@@ -1,7 +1,7 @@
 """The persistent compile cache (mo/_cache.py), each case in fresh processes:
-a second process links the object the first compiled; the key covers the
-module, the pipeline (threads), the target and the compiler; corrupt entries
-are discarded with a warning; an unwritable directory means no caching, not
+a second process links the artifact the first compiled; the key covers the
+module, the pipeline (threads), the target and the compiler; corrupt entries,
+and intact ones the runtime refuses, are discarded with a warning; an unwritable directory means no caching, not
 no code; the size bound evicts the least recently used entries; two
 processes compiling one graph at once both succeed."""
 
@@ -95,6 +95,33 @@ def test_a_corrupt_entry_is_discarded_and_compiled_again(tmp_path, where):
     assert sum("discarded a corrupt or foreign compile cache entry" in w
                for w in again["warnings"]) == 1
     assert run(tmp_path, cache)["stats"]["hits"] == 1  # rewritten whole
+
+
+def test_an_intact_entry_the_runtime_refuses_is_discarded_and_compiled_again(tmp_path):
+    # A valid envelope around an artifact this host cannot run (its
+    # manifest asks for a CPU feature no host has).
+    cache = tmp_path / "cache"
+    run(tmp_path, cache)
+    (entry,) = entries(cache)
+    script = tmp_path / "spoil.py"
+    script.write_text("""
+import json, sys
+from mo import _cache, compiler
+path = sys.argv[1]
+manifest, payload = _cache._decode(open(path, "rb").read())
+rt = compiler.runtime_module()
+text, bytecode, obj = rt.read_artifact(payload)
+m = json.loads(text)
+m["target"]["features"] += ",+mo-imaginary-feature"
+open(path, "wb").write(_cache._encode(manifest, rt.write_artifact(json.dumps(m), bytecode, obj)))
+""")
+    subprocess.run([sys.executable, str(script), str(entry)], check=True,
+                   env=environment(cache), timeout=120)
+    again = run(tmp_path, cache)
+    assert again["stats"] == {"hits": 0, "misses": 1, "stores": 1, "discarded": 1}
+    assert sum("discarded an unusable (compiled for CPU features this host lacks "
+               "(+mo-imaginary-feature)" in w for w in again["warnings"]) == 1
+    assert run(tmp_path, cache)["stats"]["hits"] == 1
 
 
 def test_threads_are_part_of_the_key_and_misses_are_explained(tmp_path):

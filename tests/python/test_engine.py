@@ -223,6 +223,26 @@ def test_buffer_arguments_are_written_and_may_not_alias():
         model.execute(acc, acc)
 
 
+def test_one_model_runs_on_several_threads_at_once(mef):
+    # Calls build their descriptors on the stack and results come from a
+    # locked pool: concurrent calls of one model each get their own answer.
+    from concurrent.futures import ThreadPoolExecutor
+
+    model = engine.InferenceSession().load(mef, weights_registry={"w": np.float32([1, 2, 3])})
+    run = compile(scaled, weights={"w": np.float32([1, 2, 3])})(ROWS3)
+
+    def work(i):
+        x = np.full((64 + i, 3), float(i), np.float32)
+        for _ in range(50):
+            (y,) = model.execute(x)
+            np.testing.assert_array_equal(y.to_numpy(), x * [1, 2, 3] + 1)
+            np.testing.assert_array_equal(run(x).to_numpy(), x * [1, 2, 3] + 1)
+        return i
+
+    with ThreadPoolExecutor(4) as pool:
+        assert sorted(pool.map(work, range(8))) == list(range(8))
+
+
 # -- bad artifacts -------------------------------------------------------------------
 
 
