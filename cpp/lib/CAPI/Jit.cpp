@@ -33,6 +33,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
 
+#include <optional>
+
 using namespace mlir;
 
 struct MoJit {
@@ -62,14 +64,22 @@ void report(MlirStringCallback callback, void *userData, llvm::StringRef text) {
 /// bytes into a cache line, so every zmm load of one straddles two): the
 /// compute-bound kernels win.
 llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostTarget() {
-  initializeTarget();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return builder.takeError();
-  builder->getFeatures().AddFeature("prefer-256-bit", false);
-  // Position-independent: the linker may place the object anywhere.
-  builder->setRelocationModel(llvm::Reloc::PIC_);
-  return builder;
+  // Detected once: reading the CPU's features is a few percent of a small
+  // graph's compile, and every compile and load asks.
+  static const auto detected = [] {
+    initializeTarget();
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (builder) {
+      builder->getFeatures().AddFeature("prefer-256-bit", false);
+      // Position-independent: the linker may place the object anywhere.
+      builder->setRelocationModel(llvm::Reloc::PIC_);
+    }
+    return builder ? std::optional(std::move(*builder))
+                   : (llvm::consumeError(builder.takeError()), std::nullopt);
+  }();
+  if (!detected)
+    return llvm::createStringError("cannot detect the host's target");
+  return *detected;
 }
 
 /// `_mo_packed_<f>(void **args)` for each `_mlir_ciface_<f>`: loads each
