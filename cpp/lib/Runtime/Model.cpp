@@ -758,16 +758,22 @@ static void compact(char *data, ArrayRef<int64_t> allocated, ArrayRef<int64_t> a
   }
 }
 
-Failure Model::execute(ArrayRef<MoTensorView> inputs, llvm::MutableArrayRef<MoBuffer *> outputs) {
-  if (outputs.size() != outputs_.size())
-    return invalidArgument(name_ + ": expected room for " + std::to_string(outputs_.size()) +
-                           " outputs, got " + std::to_string(outputs.size()));
+Failure Model::prepare(ArrayRef<MoTensorView> inputs, size_t numOutputs,
+                       SmallVectorImpl<int64_t> &allocated) const {
+  if (numOutputs != outputs_.size())
+    return invalidArgument(name_ + ": expected " + std::to_string(outputs_.size()) +
+                           " outputs, got " + std::to_string(numOutputs));
   if (!weightsBound_)
     return invalidArgument(name_ + ": its weights are not bound");
-  SmallVector<int64_t, 8> bindings, allocated, bound, actual;
+  SmallVector<int64_t, 8> bindings;
   if (Failure f = checkInputs(inputs, bindings))
     return f;
-  if (Failure f = allocationShapes(bindings, allocated))
+  return allocationShapes(bindings, allocated);
+}
+
+Failure Model::execute(ArrayRef<MoTensorView> inputs, llvm::MutableArrayRef<MoBuffer *> outputs) {
+  SmallVector<int64_t, 8> allocated, bound, actual;
+  if (Failure f = prepare(inputs, outputs.size(), allocated))
     return f;
   SmallVector<MoTensorView, 4> views;
   SmallVector<MoBuffer *, 4> buffers;
@@ -807,15 +813,8 @@ Failure Model::execute(ArrayRef<MoTensorView> inputs, llvm::MutableArrayRef<MoBu
 
 Failure Model::executeInto(ArrayRef<MoTensorView> inputs, ArrayRef<MoTensorView> outputs,
                            int64_t *outputShapes) {
-  if (outputs.size() != outputs_.size())
-    return invalidArgument(name_ + ": expected " + std::to_string(outputs_.size()) +
-                           " outputs, got " + std::to_string(outputs.size()));
-  if (!weightsBound_)
-    return invalidArgument(name_ + ": its weights are not bound");
-  SmallVector<int64_t, 8> bindings, allocated, bound, actual;
-  if (Failure f = checkInputs(inputs, bindings))
-    return f;
-  if (Failure f = allocationShapes(bindings, allocated))
+  SmallVector<int64_t, 8> allocated, bound, actual;
+  if (Failure f = prepare(inputs, outputs.size(), allocated))
     return f;
   size_t at = 0;
   for (auto [i, view] : llvm::enumerate(outputs)) {

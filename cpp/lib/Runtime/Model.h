@@ -84,6 +84,10 @@ private:
   /// The inputs checked; `bindings` gets each symbol's size (-1: unbound).
   Failure checkInputs(llvm::ArrayRef<MoTensorView> inputs,
                       llvm::SmallVectorImpl<int64_t> &bindings) const;
+  /// The checks before a call (output count, weights bound, inputs) and
+  /// every output's allocation shape, concatenated.
+  Failure prepare(llvm::ArrayRef<MoTensorView> inputs, size_t numOutputs,
+                  llvm::SmallVectorImpl<int64_t> &allocated) const;
   /// Every output's allocation shape, concatenated.
   Failure allocationShapes(llvm::ArrayRef<int64_t> bindings,
                            llvm::SmallVectorImpl<int64_t> &shapes) const;
