@@ -129,7 +129,8 @@ struct Views {
         }
       }
       views.push_back({PyArray_DATA(a), dtypeOf(a), ndim,
-                       reinterpret_cast<const int64_t *>(PyArray_DIMS(a)), stride});
+                       reinterpret_cast<const int64_t *>(PyArray_DIMS(a)), stride,
+                       !PyArray_ISWRITEABLE(a)});
     }
   }
 };
@@ -253,7 +254,7 @@ void bindRuntime(nb::module_ &m) {
             for (const auto &[ptr, shape, strides] : args)
               views.push_back({reinterpret_cast<void *>(ptr), MO_DTYPE_COUNT,
                                static_cast<int64_t>(shape.size()), shape.data(),
-                               strides.data()});
+                               strides.data(), false});
             std::vector<int64_t> bound(moModelNumBoundDims(self.model));
             Status status;
             {

@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
   float w[3] = {0.5f, 0.5f, 0.5f};
   int64_t wShape[1] = {3};
   MoTensorMap *weights = moTensorMapCreate();
-  MoTensorView wView = {w, MO_DTYPE_FLOAT32, 1, wShape, NULL};
+  MoTensorView wView = {w, MO_DTYPE_FLOAT32, 1, wShape, NULL, true};
   moTensorMapBorrow(weights, "w", wView, status);
   size_t numKeys;
   const char **keys = moTensorMapKeys(weights, &numKeys);
@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
   for (int64_t i = 0; i < rows * 3; ++i)
     x[i] = (float)i;
   int64_t xShape[2] = {rows, 3};
-  MoTensorView input = {x, MO_DTYPE_FLOAT32, 2, xShape, NULL};
+  MoTensorView input = {x, MO_DTYPE_FLOAT32, 2, xShape, NULL, false};
   MoBuffer *out = NULL;
   moModelExecute(model, &input, 1, &out, 1, status);
   if (failed(status, "execute"))
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
   moBufferDestroy(out);
 
   /* A wrong dtype is the runtime's error, not a crash. */
-  MoTensorView wrong = {x, MO_DTYPE_INT32, 2, xShape, NULL};
+  MoTensorView wrong = {x, MO_DTYPE_INT32, 2, xShape, NULL, false};
   moModelExecute(model, &wrong, 1, &out, 1, status);
   failed(status, "execute");
 

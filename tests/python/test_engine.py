@@ -221,6 +221,14 @@ def test_buffer_arguments_are_written_and_may_not_alias():
     with pytest.raises(ValueError, match="argument 0 is a buffer that shares memory with "
                                          "argument 1"):
         model.execute(acc, acc)
+    # Read-only memory for a buffer is refused before the code writes it,
+    # through every entry point.
+    frozen = np.zeros(3, np.float32)
+    frozen.flags.writeable = False
+    for call in (model.execute, run, run.execute_raw):
+        with pytest.raises(ValueError, match="argument 0"):
+            call(frozen, np.ones(3, np.float32))
+    assert (frozen == 0).all()
 
 
 def test_one_model_runs_on_several_threads_at_once(mef):

@@ -81,13 +81,15 @@ MO_RUNTIME_EXPORT const char *moStatusMessage(const MoStatus *status);
 //===--------------------------------------------------------------------===//
 
 /// Memory the caller owns, described: `rank` sizes and strides in
-/// elements (`strides` null: row-major contiguous).
+/// elements (`strides` null: row-major contiguous). `readOnly`: the memory
+/// must not be written (a buffer input, which the code writes, is refused).
 typedef struct MoTensorView {
   void *data;
   MoDType dtype;
   int64_t rank;
   const int64_t *shape;
   const int64_t *strides;
+  bool readOnly;
 } MoTensorView;
 
 /// A result the runtime allocated (64-byte aligned, row-major).

@@ -91,7 +91,7 @@ bool moTensorMapBorrow(MoTensorMap *map, const char *name, MoTensorView view,
   else
     map->strides[i].clear();
   map->views[i] = {view.data, view.dtype, view.rank, map->shapes[i].data(),
-                   view.strides ? map->strides[i].data() : nullptr};
+                   view.strides ? map->strides[i].data() : nullptr, view.readOnly};
   return report(status, {});
 }
 

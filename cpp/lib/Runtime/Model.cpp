@@ -548,6 +548,9 @@ Failure Model::checkInputs(ArrayRef<MoTensorView> inputs,
     }
     if (Failure f = checkData(view, what, kDTypeSizes[spec.dtype]))
       return f;
+    if (spec.buffer && view.readOnly)
+      return invalidArgument(what + ": a buffer argument must be writable (the code writes "
+                                    "it), got read-only memory");
   }
   // Dim expressions, once every argument has bound its symbols.
   for (auto [i, view] : llvm::enumerate(inputs)) {
@@ -706,7 +709,7 @@ Failure Model::bindWeights(ArrayRef<std::pair<std::string, MoTensorView>> weight
     if (Failure f = checkData(view, "weight '" + spec.name + "'", spec.alignment))
       return f;
     shapes[i].assign(want.begin(), want.end());
-    views[i] = {view.data, view.dtype, view.rank, nullptr, nullptr};
+    views[i] = {view.data, view.dtype, view.rank, nullptr, nullptr, true};
   }
   weightShapes_ = std::move(shapes);
   boundWeights_ = std::move(views);
@@ -788,7 +791,7 @@ Failure Model::execute(ArrayRef<MoTensorView> inputs, llvm::MutableArrayRef<MoBu
     at += out.shape.size();
     buffers.push_back(b);
     views.push_back({b->data, b->dtype, static_cast<int64_t>(b->shape.size()), b->shape.data(),
-                     nullptr});
+                     nullptr, false});
   }
   Failure f = call(inputs, boundWeights_, views, bound);
   if (f) {
