@@ -64,7 +64,8 @@ def mlp(x):
 @compilation.as_subgraph(name="layer")
 def layer(x):
     def weight(name, shape):
-        return F.constant_external(name, TensorLayout(DType.float32, shape, CPU()))
+        return F.constant_external(name, TensorLayout(DType.float32, shape, CPU()),
+                                   is_placeholder=True)  # resolved to the layer's prefix
 
     mean = F.mean(x, axis=-1)
     centered = x - mean

@@ -568,7 +568,7 @@ class Executable:
             handler = ctx.attach_diagnostic_handler(collect)
             _stats["code_generations"] += 1
             try:
-                obj = _moDialects.jit_compile(lowered, opt_level)
+                objects = _moDialects.jit_compile(lowered, opt_level)
             except RuntimeError as e:
                 detail = "".join(f"\n  {n}" for n in notes[:8])
                 raise CompileError(f"code generation failed: {e}{detail}") from None
@@ -576,7 +576,7 @@ class Executable:
                 handler.detach()
         manifest = _manifest(entry, signature, names, bounds, libraries, key, opt_level,
                              self.num_threads)
-        data = runtime_module().write_artifact(json.dumps(manifest), b"", obj)
+        data = runtime_module().write_artifact(json.dumps(manifest), b"", objects)
         # One loading path: the artifact export_mef writes, less its bytecode.
         self._model = LoadedArtifact(data)
         _cache.store(key, data, warned)
@@ -614,8 +614,8 @@ class Executable:
         _run_pipeline(module, "mo-lower-to-linalg")
         buffer = io.BytesIO()
         module.operation.write_bytecode(buffer)
-        manifest, _, obj = runtime_module().read_artifact(data)
-        return runtime_module().write_artifact(manifest.decode(), buffer.getvalue(), obj)
+        manifest, _, objects = runtime_module().read_artifact(data)
+        return runtime_module().write_artifact(manifest.decode(), buffer.getvalue(), objects)
 
     def export_mef(self, path: str | os.PathLike) -> None:
         """Writes ``artifact()`` to ``path`` (a temporary file renamed into place)."""

@@ -186,30 +186,44 @@ static void populateModule(nb::module_ &m) {
   m.def(
       "jit_compile",
       [](MlirModule module, int optLevel) {
-        std::string object, error;
-        if (!moJitCompile(module, optLevel, appendTo, &object, appendTo, &error))
+        std::vector<std::string> objects;
+        std::string error;
+        if (!moJitCompile(
+                module, optLevel,
+                [](MlirStringRef text, void *user) {
+                  static_cast<std::vector<std::string> *>(user)->emplace_back(text.data,
+                                                                             text.length);
+                },
+                &objects, appendTo, &error))
           throw std::runtime_error(error);
-        return nb::bytes(object.data(), object.size());
+        nb::list out;
+        for (const std::string &o : objects)
+          out.append(nb::bytes(o.data(), o.size()));
+        return out;
       },
       "module"_a, "opt_level"_a,
-      "The object file of an LLVM-dialect module (mo-c/Jit.h: packed "
-      "wrappers `_mo_packed_<f>`, identical functions merged, -O<opt_level>).");
-  nb::class_<JitHandle>(m, "Jit", "An object file linked into the process.")
+      "The object files of an LLVM-dialect module (mo-c/Jit.h: packed "
+      "wrappers `_mo_packed_<f>`, identical functions merged, -O<opt_level>, "
+      "a large module split over the cores).");
+  nb::class_<JitHandle>(m, "Jit", "The object files of one jit_compile linked into the process.")
       .def(
           "__init__",
-          [](JitHandle *self, nb::bytes object, const std::vector<std::string> &libraries) {
-            std::vector<MlirStringRef> paths;
+          [](JitHandle *self, const std::vector<nb::bytes> &objects,
+             const std::vector<std::string> &libraries) {
+            std::vector<MlirStringRef> paths, parts;
             for (const std::string &path : libraries)
               paths.push_back(mlirStringRefCreate(path.data(), path.size()));
+            for (const nb::bytes &o : objects)
+              parts.push_back(mlirStringRefCreate(o.c_str(), o.size()));
             std::string error;
-            MoJit *jit = moJitLoad(object.c_str(), object.size(),
+            MoJit *jit = moJitLoad(static_cast<int>(parts.size()), parts.data(),
                                    static_cast<int>(paths.size()), paths.data(), appendTo,
                                    &error);
             if (!jit)
               throw std::runtime_error(error);
             new (self) JitHandle{jit};
           },
-          "object"_a, "shared_libs"_a)
+          "objects"_a, "shared_libs"_a)
       .def(
           "lookup",
           [](JitHandle &self, const std::string &name) {

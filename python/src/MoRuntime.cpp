@@ -164,18 +164,24 @@ struct ModelHandle {
 void bindRuntime(nb::module_ &m) {
   m.def(
       "write_artifact",
-      [](const std::string &manifest, nb::bytes bytecode, nb::bytes object) {
+      [](const std::string &manifest, nb::bytes bytecode, const std::vector<nb::bytes> &objects) {
+        std::vector<const void *> data;
+        std::vector<size_t> sizes;
+        for (const nb::bytes &o : objects) {
+          data.push_back(o.c_str());
+          sizes.push_back(o.size());
+        }
         std::string out;
         moArtifactWrite(
-            manifest.data(), manifest.size(), bytecode.c_str(), bytecode.size(),
-            object.c_str(), object.size(),
-            [](const void *data, size_t size, void *user) {
-              static_cast<std::string *>(user)->assign(static_cast<const char *>(data), size);
+            manifest.data(), manifest.size(), bytecode.c_str(), bytecode.size(), data.size(),
+            data.data(), sizes.data(),
+            [](const void *bytes, size_t size, void *user) {
+              static_cast<std::string *>(user)->assign(static_cast<const char *>(bytes), size);
             },
             &out);
         return nb::bytes(out.data(), out.size());
       },
-      "manifest"_a, "bytecode"_a, "object"_a, "A .mef file's bytes (mo-c/Runtime.h).");
+      "manifest"_a, "bytecode"_a, "objects"_a, "A .mef file's bytes (mo-c/Runtime.h).");
   m.def(
       "read_artifact",
       [](nb::bytes data) {
@@ -189,12 +195,13 @@ void bindRuntime(nb::module_ &m) {
             },
             &sections, status.status);
         status.check();
+        nb::list objects;
+        for (size_t i = 2; i < sections.size(); ++i)
+          objects.append(nb::bytes(sections[i].data(), sections[i].size()));
         return nb::make_tuple(nb::bytes(sections[0].data(), sections[0].size()),
-                              nb::bytes(sections[1].data(), sections[1].size()),
-                              nb::bytes(sections[2].data(), sections[2].size()));
+                              nb::bytes(sections[1].data(), sections[1].size()), objects);
       },
-      "data"_a, "A verified .mef's (manifest, bytecode, object) sections.");
-
+      "data"_a, "A verified .mef's (manifest, bytecode, [objects]).");
   nb::class_<ModelHandle>(m, "Model", "A loaded artifact (mo-c/Runtime.h).")
       .def(
           "__init__",

@@ -110,10 +110,11 @@ from mo import _cache, compiler
 path = sys.argv[1]
 manifest, payload = _cache._decode(open(path, "rb").read())
 rt = compiler.runtime_module()
-text, bytecode, obj = rt.read_artifact(payload)
+text, bytecode, objects = rt.read_artifact(payload)
 m = json.loads(text)
 m["target"]["features"] += ",+mo-imaginary-feature"
-open(path, "wb").write(_cache._encode(manifest, rt.write_artifact(json.dumps(m), bytecode, obj)))
+open(path, "wb").write(_cache._encode(manifest, rt.write_artifact(json.dumps(m), bytecode,
+                                                                  objects)))
 """)
     subprocess.run([sys.executable, str(script), str(entry)], check=True,
                    env=environment(cache), timeout=120)

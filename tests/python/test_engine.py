@@ -85,7 +85,7 @@ def test_read_takes_paths_files_and_bytes_and_writes_back_the_same_bytes(mef, tm
         engine.read(tmp_path / "missing.mef")
 
 
-def _sections(data: bytes) -> tuple[bytes, bytes, bytes]:
+def _sections(data: bytes) -> tuple[bytes, bytes, list[bytes]]:
     """The manifest, bytecode and object sections, verified."""
     return compiler.runtime_module().read_artifact(data)
 
@@ -94,9 +94,9 @@ def test_the_artifact_holds_the_manifest_the_linalg_module_and_object_code(mef):
     from mo import _context
     from mo._mlir import ir
 
-    manifest, bytecode, obj = _sections(mef.read_bytes())
+    manifest, bytecode, objects = _sections(mef.read_bytes())
     assert json.loads(manifest)["entry"] == "scaled"
-    assert obj.startswith(b"\x7fELF")
+    assert objects and all(o.startswith(b"\x7fELF") for o in objects)
     assert bytecode.startswith(b"ML\xefR")
     with _context.context():
         module = ir.Module.parse(bytecode)
@@ -271,10 +271,10 @@ def _read_in_subprocess(data: bytes, tmp_path) -> subprocess.CompletedProcess:
 
 def _rewrite(mef_path, change) -> bytes:
     """The artifact with its manifest changed and the checksum made good."""
-    manifest, bytecode, obj = _sections(mef_path.read_bytes())
+    manifest, bytecode, objects = _sections(mef_path.read_bytes())
     manifest = json.loads(manifest)
     change(manifest)
-    return compiler.runtime_module().write_artifact(json.dumps(manifest), bytecode, obj)
+    return compiler.runtime_module().write_artifact(json.dumps(manifest), bytecode, objects)
 
 
 @pytest.mark.parametrize("case", ["empty", "magic only", "truncated header", "truncated",
@@ -282,7 +282,7 @@ def _rewrite(mef_path, change) -> bytes:
                                   "flip checksum", "future version", "text", "elf"])
 def test_bad_artifacts_are_value_errors(case, mef, tmp_path):
     data = mef.read_bytes()
-    mid_object = data.index(_sections(data)[2]) + 100
+    mid_object = data.index(_sections(data)[2][0]) + 100
 
     def flip(at):
         return data[:at] + bytes([data[at] ^ 0x10]) + data[at + 1:]
@@ -332,7 +332,7 @@ def test_bad_manifests_are_value_errors(case, mef, tmp_path):
             m["inputs"][0]["shape"][0] = d
 
     if case == "not json":
-        data = compiler.runtime_module().write_artifact("{not json", b"", b"")
+        data = compiler.runtime_module().write_artifact("{not json", b"", [b""])
     else:
         data = _rewrite(mef, change)
     expected = {

@@ -4,6 +4,7 @@ merged, packed wrappers added), linked into the process with ORC. A merged
 function must still be found by name and compute what it computed."""
 
 import ctypes
+import os
 
 import pytest
 
@@ -35,7 +36,7 @@ llvm.func @_mlir_ciface_shift(%x: i64) -> i64 {
 """
 
 
-def compile_module(text: str, opt_level: int = 2) -> bytes:
+def compile_module(text: str, opt_level: int = 2) -> list[bytes]:
     with _context.context():
         return _moDialects.jit_compile(ir.Module.parse(text), opt_level)
 
@@ -43,7 +44,7 @@ def compile_module(text: str, opt_level: int = 2) -> bytes:
 @pytest.mark.parametrize("opt_level", [0, 2, 3])
 def test_merged_functions_keep_their_names_and_results(opt_level):
     obj = compile_module(MODULE, opt_level)
-    assert obj[:4] == b"\x7fELF"
+    assert len(obj) == 1 and obj[0][:4] == b"\x7fELF"  # small: one part
     jit = _moDialects.Jit(obj, [])
     results = {}
     for name in ("scale_a", "scale_b", "shift"):
@@ -75,7 +76,7 @@ def test_a_module_llvm_cannot_translate_is_an_error():
 
 def test_garbage_is_no_object():
     with pytest.raises(RuntimeError):
-        _moDialects.Jit(b"\x7fELF not really", [])
+        _moDialects.Jit([b"\x7fELF not really"], [])
 
 
 def test_an_unresolved_symbol_is_an_error_not_a_crash():
@@ -100,7 +101,7 @@ def test_a_missing_library_is_an_error_naming_it():
     with pytest.raises(RuntimeError, match="/nonexistent/libmo-test.so: cannot open"):
         _moDialects.Jit(obj, ["/nonexistent/libmo-test.so"])
     with pytest.raises(RuntimeError, match="not recognized as a valid object file"):
-        _moDialects.Jit(b"", [])
+        _moDialects.Jit([b""], [])
 
 
 def test_translation_diagnostics_are_in_the_error_not_on_stderr(monkeypatch, capfd):
@@ -132,3 +133,34 @@ def test_translation_diagnostics_are_in_the_error_not_on_stderr(monkeypatch, cap
     message = str(raised.value)
     assert "code generation failed" in message and "unrealized_conversion_cast" in message
     assert "unrealized_conversion_cast" not in capfd.readouterr().err
+
+
+def test_a_large_module_is_compiled_in_parts_that_link_together():
+    """Several kernels of enough code: one object per core (at most), the
+    parts compiled at once, linked by the runtime into one correct graph."""
+    import numpy as np
+
+    from mo import compilation, compiler
+    from mo import functional as F
+    from mo.driver import CPU
+    from mo.dtype import DType
+    from mo.sharding import TensorLayout
+
+    def mlp(x):
+        for i, (k, n) in enumerate([(64, 128), (128, 128), (128, 10)]):
+            x = F.relu(x @ F.constant_external(f"w{i}", TensorLayout(DType.float32, [k, n],
+                                                                     CPU())))
+        return x
+
+    rng = np.random.default_rng(0)
+    weights = {f"w{i}": rng.standard_normal(s, np.float32) / 8
+               for i, s in enumerate([(64, 128), (128, 128), (128, 10)])}
+    run = compilation.compile(mlp, weights=weights)(TensorLayout(DType.float32, ["b", 64], CPU()))
+    _, _, objects = compiler.runtime_module().read_artifact(run._exe._model.data)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert 1 < len(objects) <= cores if cores >= 2 else len(objects) == 1
+    x = rng.standard_normal((5, 64), np.float32)
+    ref = x.astype(np.float64)
+    for i in range(3):
+        ref = np.maximum(ref @ weights[f"w{i}"], 0)
+    np.testing.assert_allclose(run(x).to_numpy(), ref, rtol=1e-4, atol=1e-4)

@@ -24,19 +24,21 @@ typedef struct MoJit MoJit;
 MLIR_CAPI_EXPORTED bool moJitHostTarget(MlirStringCallback onTarget, void *targetData,
                                         MlirStringCallback onError, void *errorData);
 
-/// Compiles `module` (LLVM dialect) at `optLevel` (0-3) into an object file,
-/// passed to `onObject`. Each function `_mlir_ciface_<f>` gets a packed
-/// wrapper `_mo_packed_<f>(void **args)`, the result's slot after the
-/// arguments'. Returns false, LLVM's message passed to `onError`, on failure.
+/// Compiles `module` (LLVM dialect) at `optLevel` (0-3) into object files,
+/// each passed to `onObject` (a large module is split and its parts
+/// compiled on several threads; they link together). Each function
+/// `_mlir_ciface_<f>` gets a packed wrapper `_mo_packed_<f>(void **args)`,
+/// the result's slot after the arguments'. Returns false, LLVM's message
+/// passed to `onError`, on failure.
 MLIR_CAPI_EXPORTED bool moJitCompile(MlirModule module, int optLevel,
                                      MlirStringCallback onObject, void *objectData,
                                      MlirStringCallback onError, void *errorData);
 
-/// Links an object from moJitCompile into the process with the `numPaths`
-/// shared libraries loaded. Returns null (the message to `onError`) on
-/// failure.
-MLIR_CAPI_EXPORTED MoJit *moJitLoad(const char *object, size_t size, int numPaths,
-                                    const MlirStringRef *sharedLibPaths,
+/// Links the objects of one moJitCompile into the process with the
+/// `numPaths` shared libraries loaded. Returns null (the message to
+/// `onError`) on failure.
+MLIR_CAPI_EXPORTED MoJit *moJitLoad(int numObjects, const MlirStringRef *objects,
+                                    int numPaths, const MlirStringRef *sharedLibPaths,
                                     MlirStringCallback onError, void *userData);
 
 /// The address of a symbol of the loaded object, or null.

@@ -205,16 +205,20 @@ MO_RUNTIME_EXPORT size_t moModelNumBoundDims(const MoModel *model);
 typedef void (*MoBytesCallback)(const void *data, size_t size, void *userData);
 
 /// The artifact of a manifest (JSON, see the implementation), the module's
-/// bytecode (may be empty) and an object file from moJitCompile.
+/// bytecode (may be empty) and the `numObjects` object files of one
+/// moJitCompile.
 MO_RUNTIME_EXPORT void moArtifactWrite(const char *manifest, size_t manifestSize,
                                        const void *bytecode, size_t bytecodeSize,
-                                       const void *object, size_t objectSize,
-                                       MoBytesCallback callback, void *userData);
+                                       size_t numObjects, const void *const *objects,
+                                       const size_t *objectSizes, MoBytesCallback callback,
+                                       void *userData);
 
 /// Verifies an artifact (as moModelLoad does, up to its manifest) and passes
 /// its manifest, bytecode and object sections, in that order, to `callback`.
-MO_RUNTIME_EXPORT bool moArtifactRead(const void *data, size_t size, MoBytesCallback callback,
-                                      void *userData, MoStatus *status);
+/// Returns the number of object sections (0 on failure).
+MO_RUNTIME_EXPORT size_t moArtifactRead(const void *data, size_t size,
+                                        MoBytesCallback callback, void *userData,
+                                        MoStatus *status);
 
 #ifdef __cplusplus
 }

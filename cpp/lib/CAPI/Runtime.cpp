@@ -233,23 +233,30 @@ bool moModelInvoke(MoModel *model, const MoTensorView *args, size_t numArgs,
 size_t moModelNumBoundDims(const MoModel *model) { return model->model->numBoundDims(); }
 
 void moArtifactWrite(const char *manifest, size_t manifestSize, const void *bytecode,
-                     size_t bytecodeSize, const void *object, size_t objectSize,
-                     MoBytesCallback callback, void *userData) {
-  std::string file = artifact::write(
-      {llvm::StringRef(manifest, manifestSize),
-       llvm::StringRef(static_cast<const char *>(bytecode), bytecodeSize),
-       llvm::StringRef(static_cast<const char *>(object), objectSize)});
+                     size_t bytecodeSize, size_t numObjects, const void *const *objects,
+                     const size_t *objectSizes, MoBytesCallback callback, void *userData) {
+  artifact::Contents contents{llvm::StringRef(manifest, manifestSize),
+                              llvm::StringRef(static_cast<const char *>(bytecode), bytecodeSize),
+                              {}};
+  for (size_t i = 0; i < numObjects; ++i)
+    contents.objects.push_back(
+        llvm::StringRef(static_cast<const char *>(objects[i]), objectSizes[i]));
+  std::string file = artifact::write(contents);
   callback(file.data(), file.size(), userData);
 }
 
-bool moArtifactRead(const void *data, size_t size, MoBytesCallback callback, void *userData,
-                    MoStatus *status) {
+size_t moArtifactRead(const void *data, size_t size, MoBytesCallback callback, void *userData,
+                      MoStatus *status) {
   auto contents =
       artifact::read(llvm::StringRef(static_cast<const char *>(data), data ? size : 0));
-  if (!contents)
-    return report(status,
-                  {MO_STATUS_INVALID_ARTIFACT, llvm::toString(contents.takeError())});
-  for (llvm::StringRef section : {contents->manifest, contents->bytecode, contents->object})
-    callback(section.data(), section.size(), userData);
-  return report(status, {});
+  if (!contents) {
+    report(status, {MO_STATUS_INVALID_ARTIFACT, llvm::toString(contents.takeError())});
+    return 0;
+  }
+  callback(contents->manifest.data(), contents->manifest.size(), userData);
+  callback(contents->bytecode.data(), contents->bytecode.size(), userData);
+  for (llvm::StringRef object : contents->objects)
+    callback(object.data(), object.size(), userData);
+  report(status, {});
+  return contents->objects.size();
 }

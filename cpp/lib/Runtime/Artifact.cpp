@@ -13,7 +13,8 @@ using llvm::StringRef;
 namespace {
 
 constexpr char kMagic[8] = {'\x89', 'M', 'O', 'M', 'E', 'F', '\r', '\n'};
-constexpr size_t kHeader = 24, kEntry = 24, kChecksum = 8, kAlign = 64, kSections = 3;
+constexpr size_t kHeader = 24, kEntry = 24, kChecksum = 8, kAlign = 64;
+constexpr size_t kMaxSections = 1024;
 
 template <typename T> void put(std::string &out, size_t at, T value) {
   llvm::support::endian::write<T, llvm::endianness::little>(out.data() + at, value);
@@ -35,19 +36,21 @@ llvm::Error invalid(const llvm::Twine &why) {
 } // namespace
 
 std::string artifact::write(const Contents &contents) {
-  const std::pair<Section, StringRef> sections[kSections] = {
-      {Section::Manifest, contents.manifest},
-      {Section::Bytecode, contents.bytecode},
-      {Section::Object, contents.object}};
-  size_t offsets[kSections], end = llvm::alignTo(kHeader + kSections * kEntry, kAlign);
-  for (auto [i, section] : llvm::enumerate(sections)) {
-    offsets[i] = end;
+  llvm::SmallVector<std::pair<Section, StringRef>> sections = {
+      {Section::Manifest, contents.manifest}, {Section::Bytecode, contents.bytecode}};
+  for (StringRef object : contents.objects)
+    sections.push_back({Section::Object, object});
+  size_t count = sections.size();
+  llvm::SmallVector<size_t> offsets;
+  size_t end = llvm::alignTo(kHeader + count * kEntry, kAlign);
+  for (const auto &section : sections) {
+    offsets.push_back(end);
     end = llvm::alignTo(end + section.second.size(), kAlign);
   }
   std::string out(end + kChecksum, '\0');
   std::copy(std::begin(kMagic), std::end(kMagic), out.begin());
   put<uint32_t>(out, 8, kVersion);
-  put<uint32_t>(out, 12, kSections);
+  put<uint32_t>(out, 12, count);
   put<uint64_t>(out, 16, out.size());
   for (auto [i, section] : llvm::enumerate(sections)) {
     size_t entry = kHeader + i * kEntry;
@@ -82,20 +85,28 @@ llvm::Expected<artifact::Contents> artifact::read(StringRef data) {
   if (version != kVersion)
     return invalid("unknown format version " + llvm::Twine(version));
   uint32_t count = get<uint32_t>(data, 12);
-  if (count != kSections || kHeader + count * kEntry > size - kChecksum)
-    return invalid("malformed: " + llvm::Twine(count) + " sections, expected " +
-                   llvm::Twine(kSections));
+  if (count < 3 || count > kMaxSections || kHeader + count * kEntry > size - kChecksum)
+    return invalid("malformed: " + llvm::Twine(count) +
+                   " sections, expected a manifest, a bytecode and objects");
   Contents contents;
-  StringRef *slots[kSections] = {&contents.manifest, &contents.bytecode, &contents.object};
   for (size_t i = 0; i < count; ++i) {
     size_t entry = kHeader + i * kEntry;
     uint32_t kind = get<uint32_t>(data, entry);
     uint64_t offset = get<uint64_t>(data, entry + 8), length = get<uint64_t>(data, entry + 16);
-    if (kind != i + 1)
+    uint32_t expected = static_cast<uint32_t>(i == 0   ? Section::Manifest
+                                              : i == 1 ? Section::Bytecode
+                                                       : Section::Object);
+    if (kind != expected)
       return invalid("malformed: section " + llvm::Twine(i) + " has kind " + llvm::Twine(kind));
     if (offset > size - kChecksum || length > size - kChecksum - offset)
       return invalid("malformed: section " + llvm::Twine(i) + " lies outside the file");
-    *slots[i] = data.substr(offset, length);
+    StringRef bytes = data.substr(offset, length);
+    if (i == 0)
+      contents.manifest = bytes;
+    else if (i == 1)
+      contents.bytecode = bytes;
+    else
+      contents.objects.push_back(bytes);
   }
   return contents;
 }

@@ -10,14 +10,16 @@
 //   end u64 XXH3-64 of every byte before it
 //
 // Sections: the manifest (JSON), the optimized module (MLIR bytecode, may be
-// empty), the object code. The reader checks size, magic, version, the
-// recorded size and the checksum before it looks at any section.
+// empty), then one or more object files (the parts of the code, which link
+// together). The reader checks size, magic, version, the recorded size and
+// the checksum before it looks at any section.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MO_RUNTIME_ARTIFACT_H
 #define MO_RUNTIME_ARTIFACT_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -31,7 +33,8 @@ constexpr uint32_t kVersion = 1;
 enum class Section : uint32_t { Manifest = 1, Bytecode = 2, Object = 3 };
 
 struct Contents {
-  llvm::StringRef manifest, bytecode, object;
+  llvm::StringRef manifest, bytecode;
+  llvm::SmallVector<llvm::StringRef, 2> objects;
 };
 
 /// The file's bytes.

@@ -455,11 +455,13 @@ std::unique_ptr<Model> Model::load(StringRef data, ArrayRef<std::string> librari
     for (const llvm::json::Value &l : *custom)
       if (auto s = l.getAsString())
         paths.push_back(s->str());
-  SmallVector<MlirStringRef> refs;
+  SmallVector<MlirStringRef> refs, objects;
   for (const std::string &p : paths)
     refs.push_back(mlirStringRefCreate(p.data(), p.size()));
+  for (StringRef object : contents->objects)
+    objects.push_back(mlirStringRefCreate(object.data(), object.size()));
   std::string error;
-  model->jit_ = moJitLoad(contents->object.data(), contents->object.size(),
+  model->jit_ = moJitLoad(static_cast<int>(objects.size()), objects.data(),
                           static_cast<int>(refs.size()), refs.data(), appendTo, &error);
   if (!model->jit_) {
     failure = fail(MO_STATUS_INTERNAL, "linking the artifact's code failed: " + error);
