@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from mo import compilation, engine
+from mo import compilation
 from mo import functional as F
 from mo.driver import CPU
 from mo.dtype import DType
@@ -116,7 +116,7 @@ FRESH = """
 import sys, time
 start = time.perf_counter()
 import numpy as np
-from mo import compilation, engine
+from mo import compilation
 imported = time.perf_counter()
 model = engine.InferenceSession().load(sys.argv[1])
 loaded = time.perf_counter()
@@ -161,16 +161,31 @@ def main() -> None:
           f"{loaded * 1e3:.2f} ms, first call {first * 1e3:.2f} ms "
           f"(read + first call {(loaded + first) * 1e3:.2f} ms)")
 
-    # Per-call overhead on a tiny op.
-    x = np.ones((4, 2), np.float32)
-    model = engine.InferenceSession().load(path)
-    checked = best_per_call(lambda: run(x))
-    raw = best_per_call(lambda: run.execute_raw(x))
-    engine_call = best_per_call(lambda: model.execute(x))
-    ref = best_per_call(lambda: x * 2.0)
+    # Per-call overhead on a tiny op, in a process of its own (nothing else
+    # compiled or run there: no other pool's threads spinning on the cores).
+    out = subprocess.run([sys.executable, "-c", PER_CALL, path], capture_output=True,
+                         text=True, check=True)
+    checked, raw, engine_call, ref = (float(t) for t in out.stdout.split())
     print(f"per call (4x2 float32, x * 2): checked {checked * 1e6:.2f} us, execute_raw "
           f"{raw * 1e6:.2f} us, engine Model.execute {engine_call * 1e6:.2f} us; numpy "
           f"{ref * 1e6:.2f} us (checked = {checked / ref:.1f}x numpy)")
+
+
+PER_CALL = """
+import sys, time
+import numpy as np
+from mo import compilation
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import TensorLayout
+sys.path.insert(0, %r)
+from compile_latency import best_per_call, one_op
+run = compilation.compile(one_op)(TensorLayout(DType.float32, ["batch", 2], CPU()))
+model = engine.InferenceSession().load(sys.argv[1])
+x = np.ones((4, 2), np.float32)
+print(best_per_call(lambda: run(x)), best_per_call(lambda: run.execute_raw(x)),
+      best_per_call(lambda: model.execute(x)), best_per_call(lambda: x * 2.0))
+""" % os.path.dirname(os.path.abspath(__file__))
 
 
 if __name__ == "__main__":

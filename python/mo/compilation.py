@@ -281,13 +281,14 @@ class CompiledCallable:
                                          f"shares memory with argument {self._arg_names[j]}; "
                                          "pass a copy of one of them")
 
-    def _run(self, arrays: list[np.ndarray]) -> list[np.ndarray]:
-        if self._weight_arrays is None:
-            weights = self._bind_weights()
-            self._exe.bind_weights(weights)
-            self._weight_arrays = weights  # borrowed by the runtime: kept here
-            self._execute = self._exe._model.execute
-        return self._execute(arrays)
+    def _run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """The first call binds the weights, then makes ``_run`` the
+        runtime's checked execute itself."""
+        weights = self._bind_weights()
+        self._exe.bind_weights(weights)
+        self._weight_arrays = weights  # borrowed by the runtime: kept here
+        self._run = self._exe._model.execute
+        return self._run(arrays)
 
     def _wrap(self, outputs: list[np.ndarray]) -> Any:
         tensors = [Tensor._from_buffer(Buffer._wrap(o, dtype=d))
@@ -317,7 +318,8 @@ class CompiledCallable:
         the sizes only it knows (reshape element counts), so a mismatch is a
         ``ValueError``, never an out-of-bounds access.
         """
-        arrays = [b._array if type(b) is Buffer else _host_array(b) for b in buffers]
+        # Buffers and arrays as they are; the runtime refuses anything else.
+        arrays = [b._array if type(b) is Buffer else b for b in buffers]
         try:
             outputs = self._run(arrays)
         except (TypeError, ValueError):  # converted where that helps, else explained

@@ -134,14 +134,23 @@ class Model:
         # The runtime borrows the arrays: the model keeps them.
         self._weights = arrays
         self._runtime.bind_weights(names, arrays)
+        self._out_dtypes = [spec.dtype for spec in self.output_metadata]
+        self._buffers = [i.get("buffer", False) for i in compiled.manifest["inputs"]]
 
     def execute(self, *inputs: Any) -> list[Buffer]:
         """Runs on ``inputs`` (Tensors, Buffers, numpy arrays or DLPack
         objects), checked against ``input_metadata``: a mismatch is a
         ``ValueError`` naming the argument."""
-        from mo.compilation import _runtime_arrays
+        # Buffers and arrays as they are; what the runtime refuses converted
+        # (nothing ran: the checks come first) or explained.
+        arrays = [x._array if type(x) is Buffer else x for x in inputs]
+        try:
+            outputs = self._runtime.execute(arrays)
+        except (TypeError, ValueError):
+            from mo.compilation import _runtime_arrays
 
-        return [Buffer._wrap(o) for o in self._runtime.execute(_runtime_arrays(inputs))]
+            outputs = self._runtime.execute(_runtime_arrays(inputs, self._buffers))
+        return [Buffer._wrap(o, dtype=d) for o, d in zip(outputs, self._out_dtypes)]
 
     __call__ = execute
 
