@@ -1,10 +1,12 @@
 """Lowering and JIT execution of mo modules (the runtime side of compilation).
 
 ``lower(module)`` runs the CPU pipeline (``mo-opt --mo-cpu-pipeline``) and
-returns the LLVM-dialect module. ``Executable`` JIT-compiles a module's entry
-graph with MLIR's ExecutionEngine and calls it on numpy arrays: inputs and
-weights are passed by pointer (zero-copy), results are written into arrays
-the caller allocates.
+returns the LLVM-dialect module. ``Executable`` compiles a module's entry
+graph into an artifact (a .mef: manifest and object code, kept in the compile
+cache) and loads it into mo's runtime (``mo-c/Runtime.h``, through
+``LoadedArtifact``), which calls it on numpy arrays by pointer (zero-copy):
+``execute`` checks the inputs and allocates the results, ``run`` writes into
+results the caller allocates.
 
 Example:
     >>> import numpy as np

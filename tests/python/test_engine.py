@@ -392,3 +392,12 @@ def test_a_c_host_runs_a_mef(mef, tmp_path):
     run = subprocess.run([str(exe), str(corrupt), "2"], capture_output=True, text=True, env=env,
                          timeout=60)
     assert run.returncode == 1 and "(code 2)" in run.stdout and "corrupt" in run.stdout
+
+
+def test_doctests():
+    import doctest
+
+    from mo import compiler
+
+    assert doctest.testmod(engine).failed == 0
+    assert doctest.testmod(compiler).failed == 0
