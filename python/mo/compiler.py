@@ -504,7 +504,13 @@ class Executable:
     def __init__(self, module, opt_level: int = 2, custom_extensions: Sequence[Any] = (),
                  input_names: Sequence[str] | None = None) -> None:
         start = time.perf_counter()
-        source = _as_module(module)
+        # Read in place when nothing is merged into it (lowering works on a
+        # clone): a cache hit then parses nothing.
+        if isinstance(module, str) or custom_extensions or \
+                module.context != _context.context():
+            source = _as_module(module)
+        else:
+            source = module
         libraries = _link_extensions(source, custom_extensions)
         # With locations: the compiled checks' messages name the user's lines.
         text = str(source.operation.get_asm(enable_debug_info=True))
@@ -584,16 +590,21 @@ class Executable:
         _cache.store(key, data, warned)
         return data
 
-    def _read_manifest(self) -> None:
+    @functools.cached_property
+    def weights(self) -> list[WeightSpec]:
+        """The weights to bind, in calling order (built when first asked:
+        a cache hit of a 24-layer stack need not make 72 types)."""
         from mo.dtype import DType
         from mo.graph.type import DeviceRef
+
+        return [WeightSpec(w["name"], TensorType(DType(w["dtype"]), w["shape"], DeviceRef.CPU()))
+                for w in self.manifest["weights"]]
+
+    def _read_manifest(self) -> None:
 
         m = self._model.manifest
         self.manifest = m
         self.name = m["entry"]
-        self.weights = [WeightSpec(w["name"], TensorType(DType(w["dtype"]), w["shape"],
-                                                         DeviceRef.CPU()))
-                        for w in m["weights"]]
         self.num_inputs = len(m["inputs"])
         self.num_outputs = len(m["outputs"])
         self.checks = m["checks"]
