@@ -116,7 +116,7 @@ FRESH = """
 import sys, time
 start = time.perf_counter()
 import numpy as np
-from mo import compilation
+from mo import compilation, engine
 imported = time.perf_counter()
 model = engine.InferenceSession().load(sys.argv[1])
 loaded = time.perf_counter()
@@ -174,7 +174,7 @@ def main() -> None:
 PER_CALL = """
 import sys, time
 import numpy as np
-from mo import compilation
+from mo import compilation, engine
 from mo.driver import CPU
 from mo.dtype import DType
 from mo.sharding import TensorLayout
