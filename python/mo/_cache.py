@@ -121,7 +121,7 @@ def _encode(manifest: dict[str, Any], payload: bytes) -> bytes:
 
 
 def _decode(data: bytes) -> tuple[dict[str, Any], bytes] | None:
-    """The manifest and object of an entry, or None if it is not one intact."""
+    """The manifest and artifact of an entry, or None if it is not one intact."""
     if len(data) < len(_MAGIC) + 36 or not data.startswith(_MAGIC):
         return None
     digest, body = data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
@@ -136,7 +136,7 @@ def _decode(data: bytes) -> tuple[dict[str, Any], bytes] | None:
 
 
 def load(parts: dict[str, str]) -> tuple[bytes, list[str]] | None:
-    """The object and the warnings its compilation gave, on a hit."""
+    """The artifact and the warnings its compilation gave, on a hit."""
     root = directory()
     if root is None:
         return None
@@ -181,11 +181,11 @@ def _discard(path: str, what: str) -> None:
         pass
 
 
-def store(parts: dict[str, str], obj: bytes, warned: list[str]) -> None:
+def store(parts: dict[str, str], artifact: bytes, warned: list[str]) -> None:
     root = directory()
     if root is None:
         return
-    data = _encode({"key": parts, "warnings": warned}, obj)
+    data = _encode({"key": parts, "warnings": warned}, artifact)
     try:
         os.makedirs(root, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=root, prefix=".tmp-", suffix=_SUFFIX)

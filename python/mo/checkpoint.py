@@ -27,14 +27,14 @@ from __future__ import annotations
 import json
 import mmap as _mmap
 import os
-import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
 
+from mo._files import atomic_write
 from mo._quant import encoding as _quant
 from mo._quant.encoding import QuantizationEncoding, get_encoding
 from mo.dtype import from_bfloat16_bits, to_bfloat16_bits
@@ -423,40 +423,10 @@ def save(
             if flat.nbytes:
                 f.write(memoryview(flat.view(np.uint8)))
 
-    _atomic_write(path, write)
+    atomic_write(path, write)
 
 
 _LITTLE_ENDIAN = np.little_endian
-
-
-def _atomic_write(path: str | os.PathLike[str], write: Callable[[BinaryIO], None]) -> None:
-    """Runs ``write`` on a temporary file next to ``path``, then renames it over ``path``."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{uuid.uuid4().hex[:12]}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    try:  # make the rename durable (POSIX); best effort elsewhere
-        dfd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
 
 
 # --------------------------------------------------------------------------------------

@@ -236,13 +236,7 @@ class CompiledCallable:
         self._exe.export_mef(path)
 
     def _bind_weights(self) -> list[np.ndarray]:
-        arrays = []
-        for spec in self._exe.weights:
-            if spec.name not in self._weights_given:
-                raise ValueError(f"missing weight '{spec.name}' ({spec.type.dtype.name} "
-                                 f"shape {spec.type.shape}): pass it in weights=")
-            arrays.append(_weight_array(spec, self._weights_given[spec.name]))
-        return arrays
+        return _weight_arrays(self._exe.weights, self._weights_given, "weights")
 
     def _inputs(self, leaves: list[Any]) -> tuple[list[np.ndarray], DimBindings]:
         arrays, bindings = [], DimBindings()
@@ -426,6 +420,19 @@ class _FastSignature:
                 return None
             arrays.append(value)  # the runtime checks the rest
         return arrays
+
+
+def _weight_arrays(specs: Sequence[Any], given: Mapping[str, Any], argument: str
+                   ) -> list[np.ndarray]:
+    """The arrays of the weights ``specs`` names, from ``given`` (a user's
+    mapping, passed as ``argument``), each checked and converted."""
+    arrays = []
+    for spec in specs:
+        if spec.name not in given:
+            raise ValueError(f"missing weight '{spec.name}' ({spec.type.dtype.name} "
+                             f"shape {spec.type.shape}): pass it in {argument}=")
+        arrays.append(_weight_array(spec, given[spec.name]))
+    return arrays
 
 
 def _weight_array(spec: Any, value: Any) -> np.ndarray:

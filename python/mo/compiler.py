@@ -429,6 +429,16 @@ class LoadedArtifact:
         if not any(self._bfloat16_outputs):  # the binding itself: one call less per run
             self.execute = self._model.execute
 
+    @functools.cached_property
+    def weights(self) -> list[WeightSpec]:
+        """The weights to bind, in calling order (built when first asked:
+        a cache hit of a 24-layer stack need not make 72 types)."""
+        from mo.dtype import DType
+        from mo.graph.type import DeviceRef
+
+        return [WeightSpec(w["name"], TensorType(DType(w["dtype"]), w["shape"], DeviceRef.CPU()))
+                for w in self.manifest["weights"]]
+
     def bind_weights(self, names: Sequence[str], arrays: Sequence[np.ndarray]) -> None:
         """Binds weights by name for ``execute``; they are checked (dtype,
         shape, contiguity, alignment) and borrowed: the caller keeps them
@@ -463,25 +473,6 @@ def _bfloat16() -> Any:
     from mo.dtype import _bfloat16_type
 
     return _bfloat16_type()
-
-
-def _write_atomically(path: str | os.PathLike, data: bytes) -> None:
-    """``data`` to ``path`` through a temporary file renamed into place."""
-    import tempfile
-
-    path = os.fspath(path)
-    fd, temp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
-                                prefix=".tmp-", suffix=".mef")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
 
 
 class Executable:
@@ -590,18 +581,12 @@ class Executable:
         _cache.store(key, data, warned)
         return data
 
-    @functools.cached_property
+    @property
     def weights(self) -> list[WeightSpec]:
-        """The weights to bind, in calling order (built when first asked:
-        a cache hit of a 24-layer stack need not make 72 types)."""
-        from mo.dtype import DType
-        from mo.graph.type import DeviceRef
-
-        return [WeightSpec(w["name"], TensorType(DType(w["dtype"]), w["shape"], DeviceRef.CPU()))
-                for w in self.manifest["weights"]]
+        """The weights to bind, in calling order."""
+        return self._model.weights
 
     def _read_manifest(self) -> None:
-
         m = self._model.manifest
         self.manifest = m
         self.name = m["entry"]
@@ -632,7 +617,10 @@ class Executable:
 
     def export_mef(self, path: str | os.PathLike) -> None:
         """Writes ``artifact()`` to ``path`` (a temporary file renamed into place)."""
-        _write_atomically(path, self.artifact())
+        from mo._files import atomic_write
+
+        data = self.artifact()
+        atomic_write(path, lambda f: f.write(data))
 
     def run(self, inputs: Sequence[np.ndarray], weights: Sequence[np.ndarray],
             outputs: Sequence[np.ndarray]) -> dict[str, int]:
@@ -684,22 +672,3 @@ class Executable:
             for name, bound in self.bounds.items():
                 full[name] = bound.evaluate(bindings)
         return [[d.evaluate(full) for d in t.shape] for t in types]
-
-    @staticmethod
-    def trim(outputs: Sequence[np.ndarray], types: Sequence[Any],
-             sizes: dict[str, int]) -> list[np.ndarray]:
-        """``outputs`` cut to the run-time sizes of their bound dims (the
-        compiled code wrote nothing into one allocated too small)."""
-        if not sizes:
-            return list(outputs)
-        trimmed = []
-        for i, (out, t) in enumerate(zip(outputs, types)):
-            index = []
-            for axis, d in enumerate(t.shape):
-                size = sizes.get(str(d))
-                if size is not None and size > out.shape[axis]:
-                    raise ValueError(f"output {i}: dim '{d}' is {size} at run time, but its "
-                                     f"buffer has {out.shape[axis]}: allocate it at the bound")
-                index.append(slice(None) if size is None else slice(0, size))
-            trimmed.append(out[tuple(index)])
-        return trimmed

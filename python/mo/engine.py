@@ -74,14 +74,14 @@ class CompiledModel:
         self.name: str = self.manifest["entry"]
         self.input_metadata = _specs(self.manifest["inputs"])
         self.output_metadata = _specs(self.manifest["outputs"])
-        self.weights = [(w["name"], DType(w["dtype"]), list(w["shape"]))
-                        for w in self.manifest["weights"]]
+        self.weights = [(w.name, w.type.dtype, [d.value for d in w.type.shape])
+                        for w in self._runtime.weights]
 
     def export_mef(self, path: str | os.PathLike) -> None:
         """Writes the artifact as it was read."""
-        from mo.compiler import _write_atomically
+        from mo._files import atomic_write
 
-        _write_atomically(path, self._data)
+        atomic_write(path, lambda f: f.write(self._data))
 
     def __repr__(self) -> str:
         return f"CompiledModel({self.name!r}, inputs={len(self.input_metadata)}, " \
@@ -116,24 +116,16 @@ class Model:
     """A compiled graph with its weights bound, ready to run."""
 
     def __init__(self, compiled: CompiledModel, weights: Mapping[str, Any]) -> None:
-        from mo.compilation import _weight_array
-        from mo.graph.type import DeviceRef, TensorType
+        from mo.compilation import _weight_arrays
 
         self._compiled = compiled
         self._runtime = compiled._runtime
         self.input_metadata = compiled.input_metadata
         self.output_metadata = compiled.output_metadata
-        names, arrays = [], []
-        for name, dtype, shape in compiled.weights:
-            if name not in weights:
-                raise ValueError(f"missing weight '{name}' ({dtype.name} shape {shape}): pass "
-                                 "it in weights_registry=")
-            spec = _WeightSpec(name, TensorType(dtype, shape, DeviceRef.CPU()))
-            names.append(name)
-            arrays.append(_weight_array(spec, weights[name]))
+        specs = self._runtime.weights
         # The runtime borrows the arrays: the model keeps them.
-        self._weights = arrays
-        self._runtime.bind_weights(names, arrays)
+        self._weights = _weight_arrays(specs, weights, "weights_registry")
+        self._runtime.bind_weights([w.name for w in specs], self._weights)
         self._out_dtypes = [spec.dtype for spec in self.output_metadata]
         self._buffers = [i.get("buffer", False) for i in compiled.manifest["inputs"]]
 
@@ -156,12 +148,6 @@ class Model:
 
     def __repr__(self) -> str:
         return f"Model({self._compiled.name!r})"
-
-
-@dataclass(frozen=True)
-class _WeightSpec:
-    name: str
-    type: Any
 
 
 class InferenceSession:
