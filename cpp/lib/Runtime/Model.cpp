@@ -384,6 +384,11 @@ Failure Model::parseManifest(StringRef text) {
       boundDims_.push_back(b.getAsString() ? b.getAsString()->str() : "?");
   if (!read.error.empty())
     return invalidArtifact(read.error);
+  threads_ = manifest->getInteger("threads").value_or(1);
+  if (const llvm::json::Array *custom = manifest->getArray("libraries"))
+    for (const llvm::json::Value &l : *custom)
+      if (auto s = l.getAsString())
+        customLibraries_.push_back(s->str());
   const llvm::json::Object *bounds = manifest->getObject("bounds");
   for (const std::string &dim : boundDims_) {
     const llvm::json::Value *bound = bounds ? bounds->get(dim) : nullptr;
@@ -446,15 +451,10 @@ std::unique_ptr<Model> Model::load(StringRef data, ArrayRef<std::string> librari
     return nullptr;
   // The libraries the code calls into: the caller's, else LLVM's OpenMP
   // runtime by name for a model of several threads; then custom kernels'.
-  llvm::json::Value manifest = llvm::cantFail(llvm::json::parse(contents->manifest));
-  const llvm::json::Object &top = *manifest.getAsObject();
   std::vector<std::string> paths(libraries.begin(), libraries.end());
-  if (paths.empty() && top.getInteger("threads").value_or(1) > 1)
+  if (paths.empty() && model->threads_ > 1)
     paths.push_back("libomp.so");
-  if (const llvm::json::Array *custom = top.getArray("libraries"))
-    for (const llvm::json::Value &l : *custom)
-      if (auto s = l.getAsString())
-        paths.push_back(s->str());
+  llvm::append_range(paths, model->customLibraries_);
   SmallVector<MlirStringRef> refs, objects;
   for (const std::string &p : paths)
     refs.push_back(mlirStringRefCreate(p.data(), p.size()));
@@ -502,6 +502,16 @@ static Failure checkData(const MoTensorView &view, StringRef what, int64_t align
   return {};
 }
 
+/// "argument x: expected float32 shape [n, 3] on cpu:0, got float64 shape
+/// [2, 3] on cpu:0", as mo.sharding's layout check says it.
+static Failure layoutMismatch(const ArgSpec &spec, const MoTensorView &view,
+                              const std::string &extra = "") {
+  return invalidArgument("argument " + spec.name + ": expected " + kDTypeNames[spec.dtype] +
+                         " shape " + spec.shapeText + " on cpu:0, got " +
+                         (view.dtype < MO_DTYPE_COUNT ? kDTypeNames[view.dtype] : "?") +
+                         " shape " + shapeText(viewShape(view)) + " on cpu:0" + extra);
+}
+
 Failure Model::checkInputs(ArrayRef<MoTensorView> inputs,
                            SmallVectorImpl<int64_t> &bindings) const {
   if (inputs.size() != inputs_.size())
@@ -513,12 +523,7 @@ Failure Model::checkInputs(ArrayRef<MoTensorView> inputs,
   for (auto [i, view] : llvm::enumerate(inputs)) {
     const ArgSpec &spec = inputs_[i];
     std::string what = "argument " + spec.name;
-    auto mismatch = [&](const std::string &extra = "") {
-      return invalidArgument(what + ": expected " + kDTypeNames[spec.dtype] + " shape " +
-                             spec.shapeText + " on cpu:0, got " +
-                             (view.dtype < MO_DTYPE_COUNT ? kDTypeNames[view.dtype] : "?") +
-                             " shape " + shapeText(viewShape(view)) + " on cpu:0" + extra);
-    };
+    auto mismatch = [&] { return layoutMismatch(spec, view); };
     if (view.dtype != spec.dtype || view.rank != static_cast<int64_t>(spec.shape.size()) ||
         (view.rank > 0 && !view.shape))
       return mismatch();
@@ -575,12 +580,9 @@ Failure Model::checkInputs(ArrayRef<MoTensorView> inputs,
                                " is " + spec.dimNames[axis] +
                                ", which is negative or divides by zero with " + with);
       if (expected != view.shape[axis])
-        return invalidArgument("argument " + spec.name + ": expected " +
-                               kDTypeNames[spec.dtype] + " shape " + spec.shapeText +
-                               " on cpu:0, got " + kDTypeNames[view.dtype] + " shape " +
-                               shapeText(viewShape(view)) + " on cpu:0 (dim " +
-                               std::to_string(axis) + " is " + spec.dimNames[axis] + " = " +
-                               std::to_string(expected) + " with " + with + ")");
+        return layoutMismatch(spec, view,
+                              " (dim " + std::to_string(axis) + " is " + spec.dimNames[axis] +
+                                  " = " + std::to_string(expected) + " with " + with + ")");
     }
   }
   // A buffer the code writes must not share memory with another argument.

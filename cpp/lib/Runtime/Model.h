@@ -102,6 +102,9 @@ private:
   std::string manifest_, name_;
   std::vector<ArgSpec> inputs_, outputs_, weights_;
   std::vector<std::string> symbols_, checks_, boundDims_;
+  /// The threads the code was compiled for; the custom kernels' libraries.
+  int64_t threads_ = 1;
+  std::vector<std::string> customLibraries_;
   /// Per output dim (concatenated): the bound dim it is, or -1.
   std::vector<int> outputBound_;
   /// Per bound dim: its upper bound over the inputs' symbols.
