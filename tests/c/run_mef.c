@@ -70,6 +70,10 @@ int main(int argc, char **argv) {
   MoTensorView wrong = {x, MO_DTYPE_INT32, 2, xShape, NULL, false};
   moModelExecute(model, &wrong, 1, &out, 1, status);
   failed(status, "execute");
+  /* So is a dtype out of the enum's range. */
+  MoTensorView garbage = {x, (MoDType)-7, 2, xShape, NULL, false};
+  moModelExecute(model, &garbage, 1, &out, 1, status);
+  failed(status, "execute");
 
   free(x);
   moTensorMapDestroy(weights);

@@ -382,6 +382,8 @@ def test_a_c_host_runs_a_mef(mef, tmp_path):
     assert "output shape [2, 3]: 1 1.5 2 2.5 3 3.5" in lines
     assert any(line.startswith("error in execute (code 1): argument 0: expected float32 shape "
                                "[n, 3] on cpu:0, got int32 shape [2, 3]") for line in lines)
+    assert any(line.startswith("error in execute (code 1): argument 0: expected float32 shape "
+                               "[n, 3] on cpu:0, got ? shape [2, 3]") for line in lines)
     # A missing file and a corrupt one are statuses, not crashes.
     run = subprocess.run([str(exe), str(tmp_path / "none.mef"), "2"], capture_output=True,
                          text=True, env=env, timeout=60)

@@ -508,7 +508,7 @@ static Failure layoutMismatch(const ArgSpec &spec, const MoTensorView &view,
                               const std::string &extra = "") {
   return invalidArgument("argument " + spec.name + ": expected " + kDTypeNames[spec.dtype] +
                          " shape " + spec.shapeText + " on cpu:0, got " +
-                         (view.dtype < MO_DTYPE_COUNT ? kDTypeNames[view.dtype] : "?") +
+                         moDTypeName(view.dtype) +
                          " shape " + shapeText(viewShape(view)) + " on cpu:0" + extra);
 }
 
@@ -708,7 +708,7 @@ Failure Model::bindWeights(ArrayRef<std::pair<std::string, MoTensorView>> weight
     if (view.dtype != spec.dtype || viewShape(view) != ArrayRef<int64_t>(want) ||
         (view.rank > 0 && !view.shape))
       return invalidArgument("weight '" + spec.name + "': expected " + expected + ", got " +
-                             (view.dtype < MO_DTYPE_COUNT ? kDTypeNames[view.dtype] : "?") +
+                             moDTypeName(view.dtype) +
                              " shape " + shapeText(viewShape(view)));
     if (Failure f = checkData(view, "weight '" + spec.name + "'", spec.alignment))
       return f;
@@ -831,7 +831,7 @@ Failure Model::executeInto(ArrayRef<MoTensorView> inputs, ArrayRef<MoTensorView>
     if (view.dtype != out.dtype || viewShape(view) != want || (view.rank > 0 && !view.shape))
       return invalidArgument(what + ": expected " + kDTypeNames[out.dtype] + " shape " +
                              shapeText(want) + ", got " +
-                             (view.dtype < MO_DTYPE_COUNT ? kDTypeNames[view.dtype] : "?") +
+                             moDTypeName(view.dtype) +
                              " shape " + shapeText(viewShape(view)));
     if (Failure f = checkData(view, what, kDTypeSizes[out.dtype]))
       return f;
