@@ -31,7 +31,7 @@ using namespace nanobind::literals;
 namespace {
 
 /// A status that raises: ValueError for bad arguments and artifacts,
-/// OSError for files, RuntimeError otherwise. One per thread, reused (each
+/// RuntimeError otherwise (Python reads files itself: OSError is its own). One per thread, reused (each
 /// call sets it).
 struct Status {
   MoStatus *status = threadStatus();
