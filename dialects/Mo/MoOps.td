@@ -23,7 +23,8 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 //===----------------------------------------------------------------------===//
 
 def Mo_GraphOp : Mo_Op<"graph", [
-    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove, Symbol]> {
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove, Symbol,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "A named tensor graph: the unit of tracing, calling and compiling";
   let description = [{
     A function-like symbol whose body computes its results from its

@@ -132,6 +132,8 @@ def stage(fn: Callable, *, name: str | None = None, custom_extensions: Any = (),
     Specs are ``TensorLayout``/``BufferLayout`` (or ``TensorType``/``BufferType``);
     any other leaf is a static argument baked into the graph.
     """
+    if not callable(fn):
+        raise TypeError(f"expected a function to trace, got {type(fn).__name__}")
     _unsupported(signal_devices=signal_devices)
     extensions = [custom_extensions] if isinstance(custom_extensions, (str, os.PathLike)) \
         else list(custom_extensions)
@@ -221,7 +223,7 @@ class CompiledCallable:
         self.compile_seconds = self._exe.compile_seconds
         self._is_buffer = [isinstance(lay, BufferLayout) for lay in self.in_layouts]
         self._has_buffers = any(self._is_buffer)
-        self._weights_given = dict(weights or {})
+        self._weights_given = _weights_mapping(weights, "weights")
         self.weights = _types.MappingProxyType(self._weights_given)
         self._weight_arrays: list[np.ndarray] | None = None
         self._fast = _FastSignature.build(self.in_tree, self.in_layouts)
@@ -422,10 +424,21 @@ class _FastSignature:
         return arrays
 
 
+def _weights_mapping(weights: Any, argument: str) -> dict[str, Any]:
+    """``weights`` (None or a mapping of names to arrays) as a dict."""
+    if weights is None:
+        return {}
+    if not isinstance(weights, Mapping):
+        raise TypeError(f"{argument}: expected a mapping of weight names to arrays, got "
+                        f"{type(weights).__name__}")
+    return dict(weights)
+
+
 def _weight_arrays(specs: Sequence[Any], given: Mapping[str, Any], argument: str
                    ) -> list[np.ndarray]:
     """The arrays of the weights ``specs`` names, from ``given`` (a user's
     mapping, passed as ``argument``), each checked and converted."""
+    given = _weights_mapping(given, argument)
     arrays = []
     for spec in specs:
         if spec.name not in given:
@@ -468,6 +481,7 @@ def compile(fn: Callable, *, weights: Mapping[str, Any] | None = None, name: str
             custom_extensions: Any = (), allow_subgraphs: bool = True, signal_devices: Any = (),
             is_device_graph: bool = False) -> Callable[..., CompiledCallable]:
     """``stage(fn, ...)(*specs, **static).compile(weights=weights)``, curried."""
+    _weights_mapping(weights, "weights")
     staging = stage(fn, name=name, custom_extensions=custom_extensions,
                     allow_subgraphs=allow_subgraphs, signal_devices=signal_devices,
                     is_device_graph=is_device_graph)

@@ -128,13 +128,35 @@ def _as_module(module):
     """A fresh module in mo's context (parsed from text, or cloned)."""
     from mo._mlir import ir
 
-    text = module if isinstance(module, str) else str(module.operation.get_asm(
-        enable_debug_info=True))
+    if isinstance(module, str):
+        return _parse(module, "the module", mo_only=True)
+    with _context.context():
+        return ir.Module.parse(str(module.operation.get_asm(enable_debug_info=True)))
+
+
+def _parse(text: str, what: str, mo_only: bool = False):
+    """MLIR text parsed in mo's context; CompileError naming `what` if it is
+    malformed or nests too deep for MLIR's recursive parser. With `mo_only`,
+    text that is not mo IR (mo, func and builtin ops) is refused before the
+    other dialects' parsers see it (some upstream ones assert on malformed
+    input, which would abort the process)."""
+    from mo._mlir import ir
+    from mo._mlir.dialects import mo as mo_d
+
+    at = mo_d.find_excess_nesting(text)
+    if at is not None:
+        before = text.encode()[:at].decode(errors="ignore")
+        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        raise CompileError(f"cannot parse {what}:\n{line}:{column}: nesting deeper than "
+                           f"{mo_d.max_nesting()} brackets")
+    errors = mo_d.mo_source_errors(text) if mo_only else None
+    if errors is not None:
+        raise CompileError(f"cannot parse {what} as mo IR:\n{errors.rstrip()}")
     with _context.context():
         try:
             return ir.Module.parse(text)
         except ir.MLIRError as e:
-            raise CompileError(f"cannot parse the module:\n{e}") from None
+            raise CompileError(f"cannot parse {what}:\n{e}") from None
 
 
 _stats = {"pipelines": 0, "code_generations": 0}
@@ -213,13 +235,8 @@ def _link_extensions(module, extensions: Sequence[Any]) -> list[str]:
             libraries.append(os.path.abspath(path))
             continue
         text = open(path).read() if path.endswith(".mlir") else path
-        with _context.context():
-            try:
-                ext_module = ir.Module.parse(text)
-            except ir.MLIRError as e:
-                raise CompileError(f"cannot parse custom extension "
-                                   f"{path if path.endswith('.mlir') else '(MLIR text)'}:\n{e}"
-                                   ) from None
+        ext_module = _parse(text, "custom extension "
+                            f"{path if path.endswith('.mlir') else '(MLIR text)'}")
         for op in list(ext_module.body.operations):
             name = ir.StringAttr(op.attributes["sym_name"]).value \
                 if "sym_name" in op.attributes else None
@@ -495,6 +512,9 @@ class Executable:
     def __init__(self, module, opt_level: int = 2, custom_extensions: Sequence[Any] = (),
                  input_names: Sequence[str] | None = None) -> None:
         start = time.perf_counter()
+        if not isinstance(module, str) and not hasattr(module, "operation"):
+            raise TypeError(f"expected a module (MLIR text or a mo._mlir.ir.Module), got "
+                            f"{type(module).__name__}")
         # Read in place when nothing is merged into it (lowering works on a
         # clone): a cache hit then parses nothing.
         if isinstance(module, str) or custom_extensions or \

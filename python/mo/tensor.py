@@ -112,6 +112,8 @@ class Tensor:
         """Evenly spaced values in ``[start, stop)`` (numpy's ``arange``)."""
         if stop is None:
             start, stop = 0, start
+        if step == 0:
+            raise ValueError("arange: step must not be zero")
         return cls(Buffer.from_numpy(np.arange(start, stop, step, dtype=dtype.to_numpy()), device))
 
     # -- state

@@ -131,6 +131,30 @@ static void populateModule(nb::module_ &m) {
       },
       "size"_a, "context"_a = nb::none(), "A static dim.");
   m.def(
+      "find_excess_nesting",
+      [](const std::string &source) -> std::optional<int64_t> {
+        int64_t at = moSourceFindExcessNesting(
+            mlirStringRefCreate(source.data(), source.size()));
+        return at < 0 ? std::nullopt : std::optional(at);
+      },
+      "source"_a,
+      "The offset of the first bracket nesting deeper than max_nesting() in "
+      "MLIR text (MLIR's parser would overflow the stack), or None.");
+  m.def(
+      "mo_source_errors",
+      [](const std::string &source) -> std::optional<std::string> {
+        PyPrintAccumulator acc;
+        if (moSourceParsesAsMo(mlirStringRefCreate(source.data(), source.size()),
+                               acc.getCallback(), acc.getUserData()))
+          return std::nullopt;
+        return nb::cast<std::string>(acc.join());
+      },
+      "source"_a,
+      "None if MLIR text parses with only the mo, func and builtin dialects "
+      "known, else the parser's diagnostics.");
+  m.def("max_nesting", &moSourceMaxNesting,
+        "The deepest bracket nesting mo's text entry points accept.");
+  m.def(
       "dim_unknown",
       [](DefaultingPyMlirContext context) {
         return PyAttribute(context->getRef(),

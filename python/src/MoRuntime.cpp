@@ -47,6 +47,9 @@ struct Status {
     case MO_STATUS_INVALID_ARGUMENT:
     case MO_STATUS_INVALID_ARTIFACT:
       throw nb::value_error(moStatusMessage(status));
+    case MO_STATUS_OUT_OF_MEMORY:
+      PyErr_SetString(PyExc_MemoryError, moStatusMessage(status));
+      throw nb::python_error();
     default:
       throw std::runtime_error(moStatusMessage(status));
     }

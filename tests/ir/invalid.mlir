@@ -221,6 +221,50 @@ mo.graph @f() {
 
 // -----
 
+// One weight name, one type: in a graph's body (the verifier of the graph
+// reports it, so tracing fails and not a pass)...
+mo.graph @f() {
+  %a = mo.constant.external "w" : !mo.tensor<[2], f32>
+  // expected-error @+1 {{'mo.constant.external' op reads weight 'w' as '!mo.tensor<[3], f32>' but also as '!mo.tensor<[2], f32>'}}
+  %b = mo.constant.external "w" : !mo.tensor<[3], f32>
+  mo.output
+}
+
+// -----
+
+// ... and through a call, whose prefix resolves the callee's placeholders.
+mo.graph private @layer() -> !mo.tensor<[4], f32> {
+  %w = mo.constant.external "w" placeholder : !mo.tensor<[4], f32>
+  mo.output %w : !mo.tensor<[4], f32>
+}
+mo.graph @f() -> !mo.tensor<[4], f32> {
+  %w = mo.constant.external "l.w" placeholder : !mo.tensor<[2], f32>
+  // expected-error @+1 {{'mo.call' op reads weight 'l.w' as '!mo.tensor<[4], f32>' but also as '!mo.tensor<[2], f32>'}}
+  %0 = mo.call @layer() {prefix = "l."} : () -> !mo.tensor<[4], f32>
+  mo.output %0 : !mo.tensor<[4], f32>
+}
+
+// -----
+
+// A name is a placeholder or absolute, not both.
+mo.graph @f() {
+  %a = mo.constant.external "w" : !mo.tensor<[2], f32>
+  // expected-error @+1 {{'mo.constant.external' op reads weight 'w' both as a placeholder and as an absolute name}}
+  %b = mo.constant.external "w" placeholder : !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// Graphs do not recurse.
+// expected-error @+1 {{'mo.graph' op calls itself (recursion is not supported)}}
+mo.graph @f() {
+  mo.call @f() : () -> ()
+  mo.output
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Elementwise ops
 //===----------------------------------------------------------------------===//
@@ -1467,4 +1511,47 @@ mo.graph @two_blocks(%x: !mo.tensor<[4], f32>) -> !mo.tensor<[4], f32> {
   cf.br ^bb1
 ^bb1:
   mo.output %x : !mo.tensor<[4], f32>
+}
+
+// -----
+
+// A dim has at most 128 operators and 128 nested parentheses (every walk
+// over a dim recurses; the bound keeps them off the end of the stack).
+// expected-error @+1 {{dim expression too large: more than 128 operators}}
+mo.graph @f(%x: !mo.tensor<[n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n+n], f32>) {
+  mo.output
+}
+
+// -----
+
+// expected-error @+1 {{dim expression nests more than 128 parentheses}}
+mo.graph @f(%x: !mo.tensor<[((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((n))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))], f32>) {
+  mo.output
+}
+
+// -----
+
+// Its size in bytes must fit too: 2**61 f64 elements take 2**64 bytes.
+// expected-error @+1 {{dims [2305843009213693952] of 'f64' are too large: their size in bytes overflows int64}}
+mo.graph @f(%x: !mo.tensor<[2305843009213693952], f64>) {
+  mo.output
+}
+
+// -----
+
+// At most numpy's 64 dims.
+// expected-error @+1 {{rank 65 is above the maximum of 64 (numpy's)}}
+mo.graph @f(%x: !mo.tensor<[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], f32>) {
+  mo.output
+}
+
+// -----
+
+// Result types are checked when they are inferred: broadcasting two valid
+// operands can give dims too large for any tensor.
+mo.graph @f(%a: !mo.tensor<[4294967296], f32>, %b: !mo.tensor<[4294967296, 1], f32>) {
+  // expected-error @+2 {{dims [4294967296, 4294967296] are too large: the product of their sizes overflows int64}}
+  // expected-error @+1 {{'mo.add' op failed to infer returned types}}
+  %r = mo.add(%a, %b) : (!mo.tensor<[4294967296], f32>, !mo.tensor<[4294967296, 1], f32>) -> !mo.tensor<[2], f32>
+  mo.output
 }

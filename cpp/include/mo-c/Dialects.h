@@ -23,6 +23,16 @@ MLIR_CAPI_EXPORTED void moRegisterPasses(void);
 /// code.
 MLIR_CAPI_EXPORTED int moOptMain(int argc, char **argv);
 
+/// The byte offset of the first bracket in MLIR text nesting deeper than
+/// moSourceMaxNesting() (MLIR's parser would overflow the stack on it), or -1.
+MLIR_CAPI_EXPORTED int64_t moSourceFindExcessNesting(MlirStringRef source);
+MLIR_CAPI_EXPORTED unsigned moSourceMaxNesting(void);
+/// Whether MLIR text parses with only the mo, func and builtin dialects
+/// known; if not, `onError` gets the diagnostics.
+MLIR_CAPI_EXPORTED bool moSourceParsesAsMo(MlirStringRef source,
+                                           MlirStringCallback onError,
+                                           void *userData);
+
 //===- Dims --------------------------------------------------------------===//
 // A dim is an attribute: an i64 integer (static; INT64_MIN for `?`), a
 // string (symbolic) or a #mo.dim_expr.

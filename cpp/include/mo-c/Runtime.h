@@ -65,6 +65,8 @@ typedef enum MoStatusCode {
   MO_STATUS_IO_ERROR,
   /// Linking or running the code failed for another reason.
   MO_STATUS_INTERNAL,
+  /// A result does not fit in memory (Python's MemoryError).
+  MO_STATUS_OUT_OF_MEMORY,
 } MoStatusCode;
 
 typedef struct MoStatus MoStatus;

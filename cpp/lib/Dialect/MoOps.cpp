@@ -1,6 +1,7 @@
 //===- MoOps.cpp - mo operations: syntax and verification -----------------===//
 
 #include "mo/Dialect/MoOps.h"
+#include "mo/Dialect/MoWeights.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
@@ -27,6 +28,21 @@ static std::string str(Type type) {
 /// A diagnostic at `loc`, or none (inference may run without a location).
 static InFlightDiagnostic inferError(std::optional<Location> loc) {
   return loc ? mlir::emitError(*loc) : InFlightDiagnostic();
+}
+
+/// Appends the inferred tensor type, checked: dims too large for any tensor
+/// are an error at `loc`, not an assertion in the type's constructor.
+static LogicalResult pushInferredType(std::optional<Location> loc,
+                                      SmallVectorImpl<Type> &inferred,
+                                      MLIRContext *ctx,
+                                      ArrayRef<Attribute> dims, Type element,
+                                      DeviceAttr device) {
+  auto type = mo::TensorType::getChecked([&] { return inferError(loc); }, ctx,
+                                         dims, element, device);
+  if (!type)
+    return failure();
+  inferred.push_back(type);
+  return success();
 }
 
 /// Dims and element type of a tensor or buffer type.
@@ -211,6 +227,12 @@ LogicalResult OutputOp::verify() {
   return success();
 }
 
+/// One name, one weight: the weights this graph reads, directly and through
+/// its calls, agree (see MoWeights.h).
+LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return success(succeeded(WeightCollector(symbolTable).collect(*this)));
+}
+
 //===----------------------------------------------------------------------===//
 // CallOp
 //===----------------------------------------------------------------------===//
@@ -309,8 +331,9 @@ mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
     return failure();
   Type element = isCompare ? IntegerType::get(lhs.getContext(), 1)
                            : lhs.getElementType();
-  inferred.push_back(mo::TensorType::get(lhs.getContext(), *dims, element,
-                                         lhs.getDevice()));
+  if (failed(pushInferredType(loc, inferred, lhs.getContext(), *dims, element,
+                              lhs.getDevice())))
+    return failure();
   return success();
 }
 
@@ -341,9 +364,9 @@ LogicalResult MatmulOp::inferReturnTypes(
   SmallVector<Attribute> dims = *batch;
   dims.push_back(l[l.size() - 2]);
   dims.push_back(r.back());
-  inferred.push_back(mo::TensorType::get(lhs.getContext(), dims,
-                                         lhs.getElementType(),
-                                         lhs.getDevice()));
+  if (failed(pushInferredType(loc, inferred, lhs.getContext(), dims,
+                              lhs.getElementType(), lhs.getDevice())))
+    return failure();
   return success();
 }
 
@@ -416,8 +439,9 @@ LogicalResult TransposeOp::inferReturnTypes(
     seen[p] = true;
     dims.push_back(in.getDims()[p]);
   }
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, in.getElementType(), in.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, in.getElementType(),
+                              in.getDevice())))
+    return failure();
   return success();
 }
 
@@ -529,6 +553,7 @@ LogicalResult MutableLoadOp::inferReturnTypes(
     MLIRContext *ctx, std::optional<Location>, ValueRange operands,
     DictionaryAttr, OpaqueProperties, RegionRange,
     SmallVectorImpl<Type> &inferred) {
+  // A buffer's type was checked when it was made: the tensor's is as valid.
   auto buffer = cast<BufferType>(operands[0].getType());
   inferred.push_back(mo::TensorType::get(ctx, buffer.getDims(),
                                          buffer.getElementType(),
@@ -618,8 +643,9 @@ LogicalResult DequantizeOp::inferReturnTypes(
     return failure();
   SmallVector<Attribute> dims(in.getDims());
   dims.back() = getStaticDim(ctx, *values);
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, Float32Type::get(ctx), in.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, Float32Type::get(ctx),
+                              in.getDevice())))
+    return failure();
   return success();
 }
 
@@ -650,8 +676,9 @@ LogicalResult QMatmulOp::inferReturnTypes(
                            << " but rhs rows hold " << *k << " values";
   SmallVector<Attribute> dims(lhs.getDims().drop_back());
   dims.push_back(rhs.getDims().front());
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, Float32Type::get(ctx), lhs.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, Float32Type::get(ctx),
+                              lhs.getDevice())))
+    return failure();
   return success();
 }
 
@@ -671,8 +698,9 @@ LogicalResult mo::inferReduceType(std::optional<Location> loc, Value input,
   Type element = isArg ? IntegerType::get(type.getContext(), 64,
                                           IntegerType::Signed)
                        : type.getElementType();
-  inferred.push_back(
-      mo::TensorType::get(type.getContext(), dims, element, type.getDevice()));
+  if (failed(pushInferredType(loc, inferred, type.getContext(), dims, element,
+                              type.getDevice())))
+    return failure();
   return success();
 }
 
@@ -709,8 +737,9 @@ LogicalResult SelectOp::inferReturnTypes(
   dims = broadcastDims(*dims, y.getDims(), emit);
   if (failed(dims))
     return failure();
-  inferred.push_back(
-      mo::TensorType::get(ctx, *dims, x.getElementType(), x.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, *dims, x.getElementType(),
+                              x.getDevice())))
+    return failure();
   return success();
 }
 
@@ -750,8 +779,9 @@ LogicalResult ConcatOp::inferReturnTypes(
                                << formatDims(dims[d]);
     dims[axis] = getDimExpr(DimExprKind::Add, dims[axis], type.getDims()[axis]);
   }
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, first.getElementType(), first.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, first.getElementType(),
+                              first.getDevice())))
+    return failure();
   return success();
 }
 
@@ -783,8 +813,9 @@ LogicalResult PadOp::inferReturnTypes(
                              << " high " << hi;
     dims[i] = getDimExpr(DimExprKind::Add, dims[i], getStaticDim(ctx, grow));
   }
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, in.getElementType(), in.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, in.getElementType(),
+                              in.getDevice())))
+    return failure();
   return success();
 }
 
@@ -930,8 +961,9 @@ LogicalResult ConvOp::inferReturnTypes(
     dims.push_back(*count);
   }
   dims.push_back(features);
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                              input.getDevice())))
+    return failure();
   return success();
 }
 
@@ -979,8 +1011,9 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
         getDimExpr(DimExprKind::Mul, in[i + 1], getStaticDim(ctx, stride)), c));
   }
   dims.push_back(f[*spatial]);
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                              input.getDevice())))
+    return failure();
   return success();
 }
 
@@ -1020,8 +1053,9 @@ static LogicalResult inferPoolType(MLIRContext *ctx, std::optional<Location> loc
     dims.push_back(*count);
   }
   dims.push_back(in.back());
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                              input.getDevice())))
+    return failure();
   return success();
 }
 
@@ -1075,8 +1109,9 @@ LogicalResult GatherOp::inferReturnTypes(
   SmallVector<Attribute> dims(in.take_front(axis));
   llvm::append_range(dims, indices.getDims());
   llvm::append_range(dims, in.drop_front(axis + 1));
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                              input.getDevice())))
+    return failure();
   return success();
 }
 
@@ -1106,8 +1141,9 @@ LogicalResult GatherNdOp::inferReturnTypes(
                              << " in the indices";
   SmallVector<Attribute> dims(idx.drop_back());
   llvm::append_range(dims, in.drop_front(batch + k));
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                              input.getDevice())))
+    return failure();
   return success();
 }
 
@@ -1199,10 +1235,12 @@ LogicalResult TopKOp::inferReturnTypes(
                            << formatDims(last);
   SmallVector<Attribute> dims(input.getDims());
   dims.back() = getStaticDim(ctx, k);
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
-  inferred.push_back(mo::TensorType::get(
-      ctx, dims, IntegerType::get(ctx, 64, IntegerType::Signed), input.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                              input.getDevice())))
+    return failure();
+  if (failed(pushInferredType(loc, inferred, ctx, dims, IntegerType::get(ctx, 64,
+                              IntegerType::Signed), input.getDevice())))
+    return failure();
   return success();
 }
 
@@ -1453,8 +1491,9 @@ LogicalResult RoiAlignOp::inferReturnTypes(
   SmallVector<Attribute> dims{rois.getDims()[0], getStaticDim(ctx, adaptor.getOutputHeight()),
                               getStaticDim(ctx, adaptor.getOutputWidth()),
                               input.getDims()[3]};
-  inferred.push_back(
-      mo::TensorType::get(ctx, dims, input.getElementType(), input.getDevice()));
+  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                              input.getDevice())))
+    return failure();
   return success();
 }
 

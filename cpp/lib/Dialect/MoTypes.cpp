@@ -224,16 +224,39 @@ std::string mo::formatDims(ArrayRef<Attribute> dims) {
   return s;
 }
 
-static FailureOr<Attribute> parseDimExpr(AsmParser &parser);
+namespace {
+/// A recursive-descent parser of one dim, bounded by kMaxDimOperators.
+struct DimParser {
+  AsmParser &parser;
+  unsigned parens = 0, operators = 0;
 
-static FailureOr<Attribute> parseDimAtom(AsmParser &parser) {
+  FailureOr<Attribute> atom();
+  FailureOr<Attribute> term();
+  FailureOr<Attribute> expr();
+  /// Counts one operator; fails past the bound.
+  LogicalResult countOperator() {
+    if (++operators <= kMaxDimOperators)
+      return success();
+    return parser.emitError(parser.getCurrentLocation(),
+                            "dim expression too large: more than ")
+           << kMaxDimOperators << " operators";
+  }
+};
+} // namespace
+
+FailureOr<Attribute> DimParser::atom() {
   MLIRContext *ctx = parser.getContext();
   if (succeeded(parser.parseOptionalQuestion()))
     return getUnknownDim(ctx);
   if (succeeded(parser.parseOptionalLParen())) {
-    FailureOr<Attribute> inner = parseDimExpr(parser);
+    if (++parens > kMaxDimOperators)
+      return parser.emitError(parser.getCurrentLocation(),
+                              "dim expression nests more than ")
+             << kMaxDimOperators << " parentheses";
+    FailureOr<Attribute> inner = expr();
     if (failed(inner) || parser.parseRParen())
       return failure();
+    --parens;
     return inner;
   }
   int64_t value;
@@ -258,8 +281,8 @@ static FailureOr<Attribute> parseDimAtom(AsmParser &parser) {
   return getSymbolicDim(ctx, name);
 }
 
-static FailureOr<Attribute> parseDimTerm(AsmParser &parser) {
-  FailureOr<Attribute> lhs = parseDimAtom(parser);
+FailureOr<Attribute> DimParser::term() {
+  FailureOr<Attribute> lhs = atom();
   while (succeeded(lhs)) {
     DimExprKind kind;
     if (succeeded(parser.parseOptionalStar()))
@@ -270,7 +293,9 @@ static FailureOr<Attribute> parseDimTerm(AsmParser &parser) {
       kind = DimExprKind::Mod;
     else
       break;
-    FailureOr<Attribute> rhs = parseDimAtom(parser);
+    if (failed(countOperator()))
+      return failure();
+    FailureOr<Attribute> rhs = atom();
     if (failed(rhs))
       return failure();
     lhs = getDimExpr(kind, *lhs, *rhs);
@@ -278,8 +303,8 @@ static FailureOr<Attribute> parseDimTerm(AsmParser &parser) {
   return lhs;
 }
 
-static FailureOr<Attribute> parseDimExpr(AsmParser &parser) {
-  FailureOr<Attribute> lhs = parseDimTerm(parser);
+FailureOr<Attribute> DimParser::expr() {
+  FailureOr<Attribute> lhs = term();
   while (succeeded(lhs)) {
     DimExprKind kind;
     if (succeeded(parser.parseOptionalPlus()))
@@ -288,7 +313,9 @@ static FailureOr<Attribute> parseDimExpr(AsmParser &parser) {
       kind = DimExprKind::Sub;
     else
       break;
-    FailureOr<Attribute> rhs = parseDimTerm(parser);
+    if (failed(countOperator()))
+      return failure();
+    FailureOr<Attribute> rhs = term();
     if (failed(rhs))
       return failure();
     lhs = getDimExpr(kind, *lhs, *rhs);
@@ -297,7 +324,7 @@ static FailureOr<Attribute> parseDimExpr(AsmParser &parser) {
 }
 
 FailureOr<Attribute> mo::parseDim(AsmParser &parser) {
-  return parseDimExpr(parser);
+  return DimParser{parser}.expr();
 }
 
 bool mo::isSupportedElementType(Type type) {
@@ -412,6 +439,9 @@ static void printShapedType(AsmPrinter &printer, T type) {
 static LogicalResult
 verifyShapedType(function_ref<InFlightDiagnostic()> emitError,
                  ArrayRef<Attribute> dims, Type elementType) {
+  if (dims.size() > kMaxRank)
+    return emitError() << "rank " << dims.size() << " is above the maximum of "
+                       << kMaxRank << " (numpy's)";
   for (Attribute dim : dims)
     if (failed(verifyDim(emitError, dim)))
       return failure();
@@ -427,6 +457,14 @@ verifyShapedType(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "unsupported element type " << elementType
                        << ": expected i1, si8..si64, ui8..ui64, f16, bf16, "
                           "f32 or f64";
+  // So are byte sizes (a bool takes a byte in memory), where there are bytes.
+  bool empty = llvm::any_of(dims, [](Attribute d) {
+    return isStaticDim(d) && getStaticDimSize(d) == 0;
+  });
+  int64_t bytes = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+  if (!empty && llvm::MulOverflow(count, bytes, bytes))
+    return emitError() << "dims " << formatDims(dims) << " of " << elementType
+                       << " are too large: their size in bytes overflows int64";
   return success();
 }
 

@@ -11,6 +11,8 @@
 
 #include "mlir-c/Support.h"
 
+#include <dlfcn.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -68,8 +70,30 @@ Header *headerOf(void *block) {
   return reinterpret_cast<Header *>(user - sizeof(Header));
 }
 
+thread_local mlir::mo::AllocationFailure *armedFailure = nullptr;
+
+/// True inside an OpenMP parallel region (libomp, when the code loaded it).
+bool inParallelRegion() {
+  static auto *query = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_in_parallel"));
+  return query && query();
+}
+
+[[noreturn]] void failAllocation(size_t size) {
+  if (mlir::mo::AllocationFailure *failure = armedFailure; failure && !inParallelRegion()) {
+    failure->bytes = size;
+    std::longjmp(failure->target, 1);
+  }
+  std::fprintf(stderr, "mo: compiled code cannot allocate %zu bytes (out of memory), "
+                       "and cannot return an error from a parallel region: aborting\n",
+               size);
+  std::abort();
+}
+
 void *allocate(size_t alignment, size_t size) {
   size_t headerSize = alignment > kHeader ? alignment : kHeader;
+  // A size computed from dims that overflowed is huge: it fails like one.
+  if (size > (SIZE_MAX >> 1))
+    failAllocation(size);
   if (size >= kCachedFrom && headerSize == kHeader) {
     BlockCache &cache = blockCache();
     std::lock_guard<std::mutex> lock(cache.mutex);
@@ -90,12 +114,19 @@ void *allocate(size_t alignment, size_t size) {
   }
   void *base = nullptr;
   if (posix_memalign(&base, headerSize, headerSize + (size ? size : 1)) != 0)
-    return nullptr;
+    failAllocation(size);
   char *user = static_cast<char *>(base) + headerSize;
   *headerOf(user) = Header{size, headerSize};
   return user;
 }
 } // namespace
+
+mlir::mo::AllocationFailure *
+mlir::mo::armAllocationFailure(AllocationFailure *failure) {
+  AllocationFailure *previous = armedFailure;
+  armedFailure = failure;
+  return previous;
+}
 
 extern "C" MLIR_CAPI_EXPORTED void *_mlir_memref_to_llvm_alloc(size_t size) {
   return allocate(kHeader, size);

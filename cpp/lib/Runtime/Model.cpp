@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Model.h"
+#include "MoRuntime.h"
 
 #include "Artifact.h"
 #include "mo-c/Jit.h"
@@ -23,6 +24,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Memory.h"
 
 #include <cstdlib>
@@ -99,15 +101,19 @@ bool evaluate(const DimExpr &e, ArrayRef<int64_t> bindings, int64_t &out) {
   int64_t a, b;
   if (!evaluate(*e.lhs, bindings, a) || !evaluate(*e.rhs, bindings, b))
     return false;
+  // A size that overflows cannot be allocated: it is no size at all.
   switch (e.kind) {
   case DimExpr::Add:
-    out = a + b;
+    if (llvm::AddOverflow(a, b, out))
+      return false;
     break;
   case DimExpr::Sub:
-    out = a - b;
+    if (llvm::SubOverflow(a, b, out))
+      return false;
     break;
   case DimExpr::Mul:
-    out = a * b;
+    if (llvm::MulOverflow(a, b, out))
+      return false;
     break;
   case DimExpr::FloorDiv:
   case DimExpr::Mod:
@@ -675,7 +681,16 @@ Failure Model::call(ArrayRef<MoTensorView> inputs, ArrayRef<MoTensorView> weight
     packed.push_back(&d);
   int64_t status = 0;
   packed.push_back(&status);
+  AllocationFailure failure;
+  AllocationFailure *previous = armAllocationFailure(&failure);
+  if (setjmp(failure.target) != 0) {
+    armAllocationFailure(previous);
+    return fail(MO_STATUS_OUT_OF_MEMORY, name_ + ": cannot allocate " +
+                                             std::to_string(failure.bytes) +
+                                             " bytes for a temporary (out of memory)");
+  }
   entry_(packed.data());
+  armAllocationFailure(previous);
   if (status) {
     if (status < 0 || status > static_cast<int64_t>(checks_.size()))
       return invalidArgument(name_ + ": the compiled code returned an unknown status " +
@@ -785,22 +800,39 @@ Failure Model::execute(ArrayRef<MoTensorView> inputs, llvm::MutableArrayRef<MoBu
   SmallVector<MoTensorView, 4> views;
   SmallVector<MoBuffer *, 4> buffers;
   size_t at = 0;
-  for (const ArgSpec &out : outputs_) {
+  auto release = [&] {
+    for (MoBuffer *b : buffers)
+      moBufferDestroy(b);
+  };
+  for (auto [i, out] : llvm::enumerate(outputs_)) {
+    ArrayRef<int64_t> shape(allocated.begin() + at, out.shape.size());
+    // Sizes computed from the inputs' dims can exceed memory, or even size_t.
+    int64_t bytes = kDTypeSizes[out.dtype];
+    bool overflows = false;
+    for (int64_t size : shape)
+      overflows |= size < 0 || llvm::MulOverflow(bytes, size, bytes);
+    void *data = overflows ? nullptr : pool_->take(bytes);
+    if (!data) {
+      release();
+      return fail(MO_STATUS_OUT_OF_MEMORY,
+                  "output " + std::to_string(i) + ": cannot allocate " + kDTypeNames[out.dtype] +
+                      " shape " + shapeText(shape) +
+                      (overflows ? std::string(" (its size in bytes overflows int64)")
+                                 : " (" + std::to_string(bytes) + " bytes)"));
+    }
     auto *b = new MoBuffer();
     b->pool = pool_;
     b->dtype = out.dtype;
-    b->shape.assign(allocated.begin() + at, allocated.begin() + at + out.shape.size());
-    b->capacity = elements(b->shape) * kDTypeSizes[out.dtype];
-    b->data = pool_->take(b->capacity);
+    b->shape.assign(shape.begin(), shape.end());
+    b->capacity = bytes;
+    b->data = data;
     at += out.shape.size();
     buffers.push_back(b);
     views.push_back({b->data, b->dtype, static_cast<int64_t>(b->shape.size()), b->shape.data(),
                      nullptr, false});
   }
-  Failure f = call(inputs, boundWeights_, views, bound);
-  if (f) {
-    for (MoBuffer *b : buffers)
-      moBufferDestroy(b);
+  if (Failure f = call(inputs, boundWeights_, views, bound)) {
+    release();
     return f;
   }
   actualShapes(allocated, bound, actual);

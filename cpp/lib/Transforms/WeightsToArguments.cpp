@@ -11,10 +11,7 @@
 #include "mo/Conversion/MoToLinalg.h"
 #include "mo/Conversion/Passes.h"
 #include "mo/Dialect/MoOps.h"
-
-#include "llvm/ADT/SmallPtrSet.h"
-
-#include <map>
+#include "mo/Dialect/MoWeights.h"
 
 namespace mlir::mo {
 #define GEN_PASS_DEF_MOWEIGHTSTOARGUMENTS
@@ -24,94 +21,9 @@ namespace mlir::mo {
 using namespace mlir;
 using namespace mlir::mo;
 
-namespace {
-
-/// A weight read by a graph (directly or through calls), by its local name.
-struct Weight {
-  StringAttr name;
-  mo::TensorType type;
-  /// Relative to the calling `mo.call`'s prefix (else an absolute name).
-  bool isPlaceholder;
-};
-
-class WeightCollector {
-public:
-  explicit WeightCollector(ModuleOp module) {
-    for (GraphOp g : module.getOps<GraphOp>())
-      graphByName[g.getSymNameAttr()] = g;
-  }
-
-  /// The caller-side name of a weight the callee of `call` reads.
-  static StringAttr resolve(CallOp call, const Weight &w) {
-    if (!w.isPlaceholder)
-      return w.name;
-    return StringAttr::get(call.getContext(),
-                           call.getPrefixOrEmpty() + w.name.getValue());
-  }
-
-  GraphOp lookup(CallOp call) {
-    return graphByName.lookup(call.getCalleeAttr().getAttr());
-  }
-
-  FailureOr<ArrayRef<Weight>> collect(GraphOp graph) {
-    auto it = weights.find(graph);
-    if (it != weights.end())
-      return ArrayRef<Weight>(it->second);
-    if (!visiting.insert(graph).second)
-      return graph.emitOpError("calls itself (recursion is not supported)");
-    SmallVector<Weight> list;
-    llvm::StringMap<size_t> index;
-    auto add = [&](Operation *at, StringAttr name, mo::TensorType type,
-                   bool isPlaceholder) -> LogicalResult {
-      auto [entry, inserted] = index.try_emplace(name.getValue(), list.size());
-      if (inserted)
-        list.push_back({name, type, isPlaceholder});
-      else if (list[entry->second].isPlaceholder != isPlaceholder)
-        return at->emitOpError("reads weight '")
-               << name.getValue()
-               << "' both as a placeholder and as an absolute name";
-      else if (list[entry->second].type != type)
-        return at->emitOpError("reads weight '")
-               << name.getValue() << "' as " << type << " but also as "
-               << list[entry->second].type;
-      return success();
-    };
-    WalkResult walk = graph.walk([&](Operation *op) {
-      if (auto w = dyn_cast<ConstantExternalOp>(op))
-        return failed(add(op, w.getNameAttr(), cast<mo::TensorType>(w.getType()),
-                          w.getIsPlaceholder()))
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      if (auto call = dyn_cast<CallOp>(op)) {
-        GraphOp callee = lookup(call);
-        if (!callee)
-          return WalkResult::advance();
-        FailureOr<ArrayRef<Weight>> calleeWeights = collect(callee);
-        if (failed(calleeWeights))
-          return WalkResult::interrupt();
-        for (const Weight &w : *calleeWeights)
-          if (failed(add(op, resolve(call, w), w.type, w.isPlaceholder)))
-            return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    visiting.erase(graph);
-    if (walk.wasInterrupted())
-      return failure();
-    return ArrayRef<Weight>(weights[graph] = std::move(list));
-  }
-
-private:
-  DenseMap<StringAttr, GraphOp> graphByName;
-  // Node-based: the lists handed out stay valid while others are added.
-  std::map<Operation *, SmallVector<Weight>> weights;
-  llvm::SmallPtrSet<Operation *, 4> visiting;
-};
-
-} // namespace
-
 LogicalResult mo::moveWeightsToArguments(ModuleOp module) {
-  WeightCollector collector(module);
+  SymbolTableCollection symbols;
+  WeightCollector collector(symbols);
   SmallVector<GraphOp> graphs(module.getOps<GraphOp>());
   SmallVector<SmallVector<Weight>> lists;
   for (GraphOp g : graphs) {

@@ -27,6 +27,12 @@ Precedence when printing: ``+``/``-`` bind loosest (1), ``*``, ``floordiv``,
 ``mod`` tighter (2), atoms tightest (3). A left operand is parenthesized when
 it binds looser than its parent, a right operand when it binds no tighter:
 ``a - (b - 1)``, ``(a + b) * c``, ``a floordiv (b * c)``.
+
+A dim expression has at most ``MAX_DIM_OPERATORS`` (128) operators, as its
+tree is written out (a shared subexpression counts each time it appears), and
+at most that many nested parentheses when parsed; more is a ``ValueError``.
+The C++ parser has the same limits: every walk over a dim is recursive, and
+the bound keeps those walks off the end of the stack and linear in time.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from typing import Any, Union
 import numpy as np
 
 __all__ = [
+    "MAX_DIM_OPERATORS",
     "AlgebraicDim",
     "Dim",
     "DimLike",
@@ -54,6 +61,8 @@ _RESERVED = frozenset({"floordiv", "mod"})
 _OPS = ("add", "sub", "mul", "floordiv", "mod")
 _SPELLING = {"add": "+", "sub": "-", "mul": "*", "floordiv": "floordiv", "mod": "mod"}
 _PRECEDENCE = {"add": 1, "sub": 1, "mul": 2, "floordiv": 2, "mod": 2}
+# Mirrors mo::kMaxDimOperators (MoTypes.h).
+MAX_DIM_OPERATORS = 128
 
 
 def _is_int(x: Any) -> bool:
@@ -332,14 +341,20 @@ class AlgebraicDim(Dim):
         ('a floordiv 2', Dim('n'))
     """
 
-    __slots__ = ("_op", "_lhs", "_rhs")
+    __slots__ = ("_op", "_lhs", "_rhs", "_operators")
 
     def __new__(cls, op: str, lhs: DimLike, rhs: DimLike) -> Dim:  # type: ignore[misc]
         return _binary(op, lhs, rhs, strict=True)
 
     @classmethod
     def _raw(cls, op: str, lhs: Dim, rhs: Dim) -> AlgebraicDim:
+        operators = 1 + _operators(lhs) + _operators(rhs)
+        if operators > MAX_DIM_OPERATORS:
+            raise ValueError(
+                f"dim expression too large: {operators} operators, at most "
+                f"{MAX_DIM_OPERATORS}")
         self = object.__new__(cls)
+        object.__setattr__(self, "_operators", operators)
         object.__setattr__(self, "_op", op)
         object.__setattr__(self, "_lhs", lhs)
         object.__setattr__(self, "_rhs", rhs)
@@ -413,6 +428,10 @@ def _apply(op: str, a: int, b: int) -> int | None:
     if b == 0:
         return None
     return a // b if op == "floordiv" else a % b
+
+
+def _operators(d: Dim) -> int:
+    return d._operators if isinstance(d, AlgebraicDim) else 0
 
 
 def _binary(op: str, lhs: Any, rhs: Any, strict: bool = False) -> Any:
@@ -550,7 +569,8 @@ class _Parser:
         self.text = text
         self.tokens: list[tuple[str, str, int]] = []
         pos = 0
-        while text[pos:].strip():
+        end = len(text.rstrip())
+        while pos < end:
             m = _TOKEN_RE.match(text, pos)
             assert m is not None  # some non-space character remains
             if m.group(1) is not None:
@@ -561,6 +581,7 @@ class _Parser:
                 self.tokens.append(("punct", m.group(3), m.start(3)))
             pos = m.end()
         self.i = 0
+        self.parens = 0
 
     def _peek(self) -> tuple[str, str, int] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -568,7 +589,8 @@ class _Parser:
     def _error(self, what: str) -> ValueError:
         tok = self._peek()
         where = f"at column {tok[2]}" if tok else "at the end"
-        return ValueError(f"cannot parse dim {self.text!r}: {what} {where}")
+        text = self.text if len(self.text) <= 80 else self.text[:77] + "..."
+        return ValueError(f"cannot parse dim {text!r}: {what} {where}")
 
     def _accept(self, kind: str, value: str | None = None) -> bool:
         tok = self._peek()
@@ -634,7 +656,11 @@ class _Parser:
             self.i += 1
             return SymbolicDim(value)
         if self._accept("punct", "("):
+            self.parens += 1
+            if self.parens > MAX_DIM_OPERATORS:
+                raise self._error(f"more than {MAX_DIM_OPERATORS} nested parentheses")
             inner = self._expr()
+            self.parens -= 1
             if not self._accept("punct", ")"):
                 raise self._error("expected ')'")
             return inner

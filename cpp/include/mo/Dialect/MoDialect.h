@@ -46,6 +46,12 @@ LogicalResult verifyDim(function_ref<InFlightDiagnostic()> emitError,
 /// `[batch, 2]`, as in the type syntax.
 std::string formatDims(ArrayRef<Attribute> dims);
 void printDim(raw_ostream &os, Attribute dim);
+/// The highest rank of a tensor or buffer type (numpy's NPY_MAXDIMS).
+constexpr size_t kMaxRank = 64;
+/// At most this many operators (as written) and nested parentheses in one
+/// parsed dim: walks over dims recurse, and this keeps them off the end of the
+/// stack. Mirrors MAX_DIM_OPERATORS in python/mo/graph/dim.py.
+constexpr unsigned kMaxDimOperators = 128;
 FailureOr<Attribute> parseDim(AsmParser &parser);
 
 /// True for element types a mo tensor may hold: i1, si8..si64, ui8..ui64,
