@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from crashsafe import run_cases  # noqa: E402
 CRASH_MARKERS = ("Assertion", "LLVM ERROR", "Stack dump", "PLEASE submit a bug report",
                  "UNREACHABLE", "Segmentation fault")
 HUGE = ["9223372036854775807", "9223372036854775808", "-9223372036854775808",
@@ -167,63 +169,24 @@ from mo import compiler
 from mo.compiler import CompileError
 cases = [json.loads(line) for line in open(sys.argv[1])]
 for i in range(int(sys.argv[2]), len(cases)):
-    case = cases[i]
-    print(i, flush=True)
-    data = bytes.fromhex(case["hex"])
+    print(json.dumps({"start": i}), flush=True)
     try:
-        compiler.lower(data.decode("utf-8", "replace"))
+        compiler.lower(bytes.fromhex(cases[i]["hex"]).decode("utf-8", "replace"))
     except (CompileError, ValueError):
         pass
     except Exception as e:
-        print("UNEXPECTED", type(e).__name__, str(e)[:300].replace("\n", " "), flush=True)
-print("DONE", flush=True)
+        print(json.dumps({"i": i, "unexpected": f"{type(e).__name__}: {e}"[:300]}), flush=True)
 """
 
 
-def fuzz_python(cases: list[tuple[str, bytes]], per_case: float = 60.0) -> list[dict]:
-    """Crashers among (kind, data) cases run through the Python entry points in a
-    worker process. A worker that dies, or spends more than `per_case` seconds
-    on one case, is stopped; that case is a crasher and a new worker goes on
-    after it."""
-    import selectors
-
-    crashes: list[dict] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        inputs, errors = Path(tmp) / "cases.jsonl", Path(tmp) / "stderr"
-        inputs.write_text("".join(json.dumps({"kind": k, "hex": d.hex()}) + "\n"
-                                  for k, d in cases))
-        start = 0
-        while start < len(cases):
-            with open(errors, "w") as err:
-                p = subprocess.Popen([sys.executable, "-c", _WORKER, str(inputs), str(start)],
-                                     stdout=subprocess.PIPE, stderr=err, text=True)
-            last, done, hung = start - 1, False, False
-            with selectors.DefaultSelector() as sel:
-                sel.register(p.stdout, selectors.EVENT_READ)
-                while True:
-                    if not sel.select(per_case):
-                        p.kill()
-                        hung = True
-                        break
-                    line = p.stdout.readline()
-                    if not line:
-                        break
-                    if line.startswith("UNEXPECTED"):
-                        crashes.append({"target": f"python ({cases[last][0]})", "rc": 0,
-                                        "input": cases[last][1].hex(), "output": line})
-                    elif line.strip() == "DONE":
-                        done = True
-                    elif line.strip().isdigit():
-                        last = int(line)
-            rc = p.wait()
-            if done and rc == 0:
-                break
-            output = "hang" if hung else errors.read_text(errors="replace")[-2000:]
-            if last < start:
-                raise RuntimeError(f"the fuzz worker failed before its first case:\n{output}")
-            crashes.append({"target": f"python ({cases[last][0]})", "rc": rc,
-                            "input": cases[last][1].hex(), "output": output})
-            start = last + 1
+def fuzz_python(texts: list[bytes], per_case: float = 60.0) -> list[dict]:
+    """Crashers among text mutants given to mo.compiler.lower in worker
+    processes: a worker's death or hang, or an exception mo does not document."""
+    records, crashed = run_cases(_WORKER, [{"hex": t.hex()} for t in texts], per_case)
+    crashes = [{"target": "python", "rc": 0, "input": texts[i].hex(), "output": r["unexpected"]}
+               for i, rs in sorted(records.items()) for r in rs]
+    crashes += [{"target": "python", "rc": c["rc"], "input": texts[i].hex(),
+                 "output": c["stderr"]} for i, c in sorted(crashed.items())]
     return crashes
 
 
@@ -257,7 +220,7 @@ def run(seed: int, cases: int, targets: set[str]) -> list[dict]:
     if "mo-opt" in targets:
         crashes += fuzz_mo_opt(text)
     if "python" in targets:
-        crashes += fuzz_python([("text", t) for _, t in text])
+        crashes += fuzz_python([t for _, t in text])
     if "bytecode" in targets:
         blobs = bytecode_of(seeds)
         crashes += fuzz_bytecode([mutate(rng, rng.choice(blobs), [b"\0", b"\xff"])

@@ -393,3 +393,21 @@ def test_eager_scalar_operands_share_one_compiled_op():
     assert np.signbit((Tensor(np.ones(2, np.float32)) * -0.0).to_numpy()).all()
     with pytest.raises(ValueError, match="Unsafe cast"):
         Tensor(np.ones(2, np.int32)) * 1.5
+
+
+def test_the_eager_cache_is_bounded_by_bytes(monkeypatch):
+    """MO_EAGER_CACHE_MB bounds the estimated bytes of the compiled ops kept;
+    the least recently used go first."""
+    import mo._eager as eager
+
+    monkeypatch.setenv("MO_EAGER_CACHE_MB", "0.5")  # about three tiny ops
+    for n in range(1, 9):
+        (Tensor(np.ones(n, np.float32)) * 2.0).to_numpy()
+    assert eager._cache_bytes <= eager._cache_limit()
+    assert 1 <= len(eager._cache) <= 4
+    assert eager._cache_bytes == sum(entry[3] for entry in eager._cache.values())
+    newest = next(reversed(eager._cache))
+    assert newest[2][0][2] == (8,)  # the last op's input shape is kept
+    monkeypatch.setenv("MO_EAGER_CACHE_MB", "lots")
+    with pytest.raises(ValueError, match="MO_EAGER_CACHE_MB: expected a number of megabytes"):
+        (Tensor(np.ones(11, np.float32)) * 2.0).to_numpy()

@@ -9,17 +9,15 @@ worker goes on with the next case.
 
 from __future__ import annotations
 
-import json
 import re
-import selectors
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from crashsafe import run_cases  # noqa: E402
 from hostile_cases import CASES  # noqa: E402
 
 PER_CASE_SECONDS = 120
@@ -74,41 +72,11 @@ for i in range(int(sys.argv[2]), len(CASES)):
 
 
 def _run_all(cases: list) -> dict[int, dict]:
-    results: dict[int, dict] = {}
-    start = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        errors, inputs = Path(tmp) / "stderr", Path(tmp) / "cases.jsonl"
-        inputs.write_text("".join(json.dumps({"name": c.name, "code": c.code}) + "\n"
-                                  for c in cases))
-        while start < len(cases):
-            with open(errors, "w") as err:
-                p = subprocess.Popen(
-                    [sys.executable, "-c", _WORKER, str(inputs), str(start)],
-                    stdout=subprocess.PIPE, stderr=err, text=True)
-            current, hung = start, False
-            with selectors.DefaultSelector() as sel:
-                sel.register(p.stdout, selectors.EVENT_READ)
-                while True:
-                    if not sel.select(PER_CASE_SECONDS):
-                        p.kill()
-                        hung = True
-                        break
-                    line = p.stdout.readline()
-                    if not line:
-                        break
-                    if line.startswith("{"):
-                        record = json.loads(line)
-                        if "start" in record:
-                            current = record["start"]
-                        else:
-                            results[record["i"]] = record
-            rc = p.wait()
-            if rc == 0 and not hung and len(results) == len(cases):
-                break
-            results[current] = {"i": current, "crashed": rc, "hung": hung,
-                                "stderr": errors.read_text(errors="replace")[-3000:]}
-            start = current + 1
-    return results
+    records, crashes = run_cases(_WORKER, [{"name": c.name, "code": c.code} for c in cases],
+                                 PER_CASE_SECONDS)
+    outcome = {i: r[-1] for i, r in records.items()}
+    outcome.update({i: {"i": i, "crashed": c["rc"], **c} for i, c in crashes.items()})
+    return outcome
 
 
 @pytest.fixture(scope="module")
