@@ -369,6 +369,11 @@ compiler.lower('module {' + 'module {' * 5000 + '}' * 5000 + '}')
     _c("ir: dims overflow in the CPU pipeline",
        "compiler.lower('mo.graph @f(%x: !mo.tensor<[4294967296, 4294967296], f32, cpu:0>) "
        "{ mo.output }')", "CompileError", "overflow"),
+    _c("ir: an upstream op whose custom parser asserts (found by the fuzzer)", """
+compiler.lower('func.func @f(%m: tensor<2x3xf32>, %e: tensor<3x2xf32>) -> tensor<3x2xf32> {'
+               ' %t = linalg.transpose ins(%m : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>)'
+               ' permutation = [mo.mul, 0] return %t : tensor<3x2xf32> }')
+""", "CompileError", "as mo IR:\n.*Dialect `linalg' not found for custom op 'linalg.transpose'"),
     _c("ir: not a module", "compiler.Executable(42)", "TypeError",
        "expected a module .*got int"),
     _c("ir: Dim.parse of junk", "Dim.parse('n +')", "ValueError", "cannot parse dim 'n \\+'"),

@@ -63,3 +63,18 @@ def test_a_crash_is_detected():
     assert fuzz_ir._crashed(-11, "")
     assert fuzz_ir._crashed(1, "Assertion `x' failed.")
     assert not fuzz_ir._crashed(1, "error: expected ')'")
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (Path(fuzz_ir.ROOT) / "tests" / "fuzz"
+                                                         / "regressions").iterdir()))
+def test_regressions_are_refused(name):
+    """Bytecode the fuzzer found to crash (an assertion in MLIR's reader) or
+    hang (a loop over a count from a flipped bit) the reader: an error."""
+    import subprocess
+
+    path = Path(fuzz_ir.ROOT) / "tests" / "fuzz" / "regressions" / name
+    p = subprocess.run([sys.executable, "-m", "mo._opt", str(path), "-o", os.devnull],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1, p.stderr[-2000:]
+    assert "mo-opt refuses it" in p.stderr
+    assert not fuzz_ir._crashed(p.returncode, p.stderr)

@@ -20,10 +20,13 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
@@ -58,8 +61,26 @@ static LogicalResult readsInChild(llvm::MemoryBufferRef buffer,
     Block block;
     _exit(succeeded(parseSourceString(buffer.getBuffer(), &block, config)) ? 0 : 1);
   }
+  if (pid < 0)
+    return success(); // cannot check: read it as mlir-opt would
+  // Malformed bytecode can also make the reader loop (over a count read
+  // from a flipped bit): 10 s and 1 s per MB are far more than a parse takes.
+  auto limit = std::chrono::steady_clock::now() +
+               std::chrono::seconds(10 + buffer.getBufferSize() / (1 << 20));
   int status = 0;
-  if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)) {
+  pid_t done;
+  while ((done = waitpid(pid, &status, WNOHANG)) == 0) {
+    if (std::chrono::steady_clock::now() > limit) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      llvm::errs() << buffer.getBufferIdentifier()
+                   << ": error: MLIR's parser does not finish reading this "
+                      "input; mo-opt refuses it\n";
+      return failure();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (done == pid && WIFSIGNALED(status)) {
     llvm::errs() << buffer.getBufferIdentifier()
                  << ": error: MLIR's parser dies on this input (signal "
                  << WTERMSIG(status) << "); mo-opt refuses it\n";

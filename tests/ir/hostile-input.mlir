@@ -1,10 +1,21 @@
-// mo-opt refuses text nested deeper than 512 brackets before MLIR's
-// recursive parser sees it (which would overflow the stack), chunk by chunk:
-// the next chunk is still processed.
+// Input that would crash MLIR's parser gets an error from mo-opt, chunk by
+// chunk (the next chunk is still processed). Text nested deeper than 512
+// brackets is refused before MLIR's recursive parser sees it (it would
+// overflow the stack).
 // RUN: not mo-opt %s --split-input-file 2>&1 | FileCheck %s
 
-// CHECK: source-limits.mlir:1 offset :[[@LINE+1]]:{{[0-9]+}}: error: nesting deeper than 512 brackets: mo refuses it before parsing
+// CHECK: hostile-input.mlir:1 offset :[[@LINE+1]]:{{[0-9]+}}: error: nesting deeper than 512 brackets: mo refuses it before parsing
 module attributes {mo.deep = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]} {}
+
+// -----
+
+// An upstream custom parser that asserts on malformed input (found by
+// tests/fuzz/fuzz_ir.py): each chunk is read in a child process first.
+// CHECK: hostile-input.mlir:{{[0-9]+}} offset : error: MLIR's parser dies on this input (signal 6); mo-opt refuses it
+func.func @f(%m: tensor<2x3xf32>, %e: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %t = linalg.transpose ins(%m : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [mo.mul, 0]
+  return %t : tensor<3x2xf32>
+}
 
 // -----
 
