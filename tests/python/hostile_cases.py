@@ -396,6 +396,45 @@ h = b'{"w": {"dtype": "F32", "shape": [4294967296, 4294967296], "data_offsets": 
 checkpoint.load(tmp / 'c.safetensors')
 """, "ValueError", "span 0 bytes"),
     _c("engine: garbage bytes", "engine.read(b'garbage')", "ValueError", "not a mo artifact"),
+    _c("engine: a truncated artifact", """
+data = compile(lambda x: x + 1)(L(f32, [2]))._exe.artifact()
+engine.read(data[:len(data) // 2])
+""", "ValueError", ""),
+    _c("engine: a bit flipped anywhere in an artifact", """
+data = bytearray(compile(lambda x: x + 1)(L(f32, [2]))._exe.artifact())
+for at in range(0, len(data), max(1, len(data) // 40)):
+    flipped = bytearray(data)
+    flipped[at] ^= 0x10
+    try:
+        engine.read(bytes(flipped))
+    except ValueError:
+        continue
+    raise AssertionError(f"a flip at byte {at} was not noticed")
+"""),
+    _c("engine: wrong arguments to a loaded model", """
+path = tmp / 'm.mef'
+compile(lambda x: x + 1)(L(f32, [2])).export_mef(path)
+engine.InferenceSession().load(path).execute(np.ones(3, np.float32))
+""", "ValueError", r"expected float32 shape \[2\]"),
+
+    # -- threads ----------------------------------------------------------------------
+    _c("threads: compiling and calling one graph from 4 threads at once", """
+import threading
+errors = []
+def work(k):
+    try:
+        run = compile(lambda x: x * 2 + 1)(L(f32, ['n']))
+        for n in range(1, 30):
+            same(run(np.full(n, k, np.float32)), np.full(n, 2 * k + 1, np.float32))
+    except Exception as e:
+        errors.append(e)
+threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert not errors, errors
+"""),
 
     # -- torch ------------------------------------------------------------------------
     _c("torch: bfloat16 tensor for a bf16 layout", """
