@@ -921,6 +921,16 @@ mo.graph @pad_negative(%x: !mo.tensor<[2], f32>, %v: !mo.tensor<[], f32>) {
 
 // -----
 
+// Paddings whose sum overflows int64.
+mo.graph @pad_overflow(%x: !mo.tensor<[2], f32>, %v: !mo.tensor<[], f32>) {
+  // expected-error @+2 {{dim 0: paddings low 9223372036854775807 and high 1 overflow int64}}
+  // expected-error @+1 {{'mo.pad' op failed to infer returned types}}
+  %y = mo.pad %x, %v {low = array<i64: 9223372036854775807>, high = array<i64: 1>} : (!mo.tensor<[2], f32>, !mo.tensor<[], f32>) -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
 // A convolution's input has 1 to 3 spatial dims.
 mo.graph @conv_rank(%x: !mo.tensor<[2, 3], f32>, %f: !mo.tensor<[3, 4], f32>) {
   // expected-error @+2 {{input must be [N, spatial..., C] with 1 to 3 spatial dims, got '!mo.tensor<[2, 3], f32>'}}
@@ -1553,5 +1563,14 @@ mo.graph @f(%a: !mo.tensor<[4294967296], f32>, %b: !mo.tensor<[4294967296, 1], f
   // expected-error @+2 {{dims [4294967296, 4294967296] are too large: the product of their sizes overflows int64}}
   // expected-error @+1 {{'mo.add' op failed to infer returned types}}
   %r = mo.add(%a, %b) : (!mo.tensor<[4294967296], f32>, !mo.tensor<[4294967296, 1], f32>) -> !mo.tensor<[2], f32>
+  mo.output
+}
+
+// -----
+
+// A dim of static parts that does not fold is no size (here negative; also
+// a division by zero or an overflow).
+// expected-error @+1 {{dim '2 - 3' is not a size: part of it is negative, divides by zero or overflows int64}}
+mo.graph @f(%x: !mo.tensor<[2 - 3], f32>) {
   mo.output
 }

@@ -278,6 +278,12 @@ same(out, np.array([0, 1, 0, 0], np.float32))
        "at most one dim can be -1"),
     _c("reshape: a dim of 2**64", "compile(lambda x: x.reshape([2**62, 4]))(L(f32, [4]))",
        "ValueError", "too large"),
+    _c("pad: paddings whose sum overflows", "compile(lambda x: F.pad(x, [2**62, 2**62]))"
+       "(L(f32, [4]))", "ValueError", "paddings low 4611686018427387904 and high "
+       "4611686018427387904 overflow int64"),
+    _c("pad: a padded size that overflows", "compile(lambda x: F.pad(x, [2**62, 2**62 - 1]))"
+       "(L(f32, [4]))", "ValueError", "is not a size: part of it is negative, divides by zero "
+       "or overflows int64"),
     _c("transpose: axis out of range", "compile(lambda x: x.transpose(0, 5))(L(f32, [2, 2]))",
        "ValueError", r"axes must be in \[-2, 2\)"),
     _c("permute: not a permutation", "compile(lambda x: x.permute([0, 0]))(L(f32, [2, 2]))",

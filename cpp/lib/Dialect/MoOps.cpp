@@ -807,10 +807,13 @@ LogicalResult PadOp::inferReturnTypes(
   SmallVector<Attribute> dims(in.getDims());
   for (auto [i, lo, hi] : llvm::enumerate(low, high)) {
     int64_t grow;
-    if (lo < 0 || hi < 0 || llvm::AddOverflow(lo, hi, grow))
+    if (lo < 0 || hi < 0)
       return inferError(loc) << "dim " << i
                              << ": paddings must be >= 0, got low " << lo
                              << " high " << hi;
+    if (llvm::AddOverflow(lo, hi, grow))
+      return inferError(loc) << "dim " << i << ": paddings low " << lo
+                             << " and high " << hi << " overflow int64";
     dims[i] = getDimExpr(DimExprKind::Add, dims[i], getStaticDim(ctx, grow));
   }
   if (failed(pushInferredType(loc, inferred, ctx, dims, in.getElementType(),

@@ -7,6 +7,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::mo;
 
@@ -72,13 +74,15 @@ Attribute mo::getSymbolicDim(MLIRContext *ctx, StringRef name) {
 
 static std::optional<int64_t> foldDimArith(DimExprKind kind, int64_t a,
                                            int64_t b) {
+  // An overflow does not fold: the type verifier rejects what is left.
+  int64_t r;
   switch (kind) {
   case DimExprKind::Add:
-    return a + b;
+    return llvm::AddOverflow(a, b, r) ? std::nullopt : std::optional(r);
   case DimExprKind::Sub:
-    return a - b;
+    return llvm::SubOverflow(a, b, r) ? std::nullopt : std::optional(r);
   case DimExprKind::Mul:
-    return a * b;
+    return llvm::MulOverflow(a, b, r) ? std::nullopt : std::optional(r);
   case DimExprKind::FloorDiv:
     return b == 0 ? std::nullopt : std::optional(llvm::divideFloorSigned(a, b));
   case DimExprKind::Mod:
@@ -439,6 +443,25 @@ static void printShapedType(AsmPrinter &printer, T type) {
 static LogicalResult
 verifyShapedType(function_ref<InFlightDiagnostic()> emitError,
                  ArrayRef<Attribute> dims, Type elementType) {
+  // Static operands that did not fold: a negative size, a division by zero
+  // or an overflow. No tensor has such a dim.
+  std::function<bool(Attribute)> folds = [&](Attribute dim) {
+    auto expr = dyn_cast<DimExprAttr>(dim);
+    if (!expr)
+      return true;
+    if (isStaticDim(expr.getLhs()) && isStaticDim(expr.getRhs()))
+      return false;
+    return folds(expr.getLhs()) && folds(expr.getRhs());
+  };
+  for (Attribute dim : dims)
+    if (!folds(dim)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      printDim(os, dim);
+      return emitError() << "dim '" << text
+                         << "' is not a size: part of it is negative, divides "
+                            "by zero or overflows int64";
+    }
   if (dims.size() > kMaxRank)
     return emitError() << "rank " << dims.size() << " is above the maximum of "
                        << kMaxRank << " (numpy's)";
