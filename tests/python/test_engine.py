@@ -403,3 +403,55 @@ def test_doctests():
 
     assert doctest.testmod(engine).failed == 0
     assert doctest.testmod(compiler).failed == 0
+
+
+def test_execute_into_lays_out_data_sized_outputs_for_their_sizes(tmp_path):
+    """moModelExecuteInto through ctypes: nonzero's count is a non-leading dim
+    of the transposed result, so the runtime compacts the caller's buffer to
+    row-major [2, count], as moModelExecute's results are."""
+    import ctypes
+
+    path = tmp_path / "nz.mef"
+    compile(lambda x: F.nonzero(x, "count").transpose(0, 1))(
+        TensorLayout(DType.float32, [3, 4], CPU())).export_mef(path)
+    lib = ctypes.CDLL(engine.library_path())
+    i64p = ctypes.POINTER(ctypes.c_int64)
+
+    class View(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int), ("rank", ctypes.c_int64),
+                    ("shape", i64p), ("strides", i64p), ("readOnly", ctypes.c_bool)]
+
+    lib.moStatusCreate.restype = ctypes.c_void_p
+    lib.moModelLoadFile.restype = ctypes.c_void_p
+    lib.moModelLoadFile.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p]
+    lib.moModelOutputShape.argtypes = [ctypes.c_void_p, ctypes.POINTER(View), ctypes.c_size_t,
+                                       ctypes.c_size_t, i64p, ctypes.c_void_p]
+    lib.moModelExecuteInto.argtypes = [ctypes.c_void_p, ctypes.POINTER(View), ctypes.c_size_t,
+                                       ctypes.POINTER(View), ctypes.c_size_t, i64p,
+                                       ctypes.c_void_p]
+    lib.moStatusMessage.restype = ctypes.c_char_p
+    lib.moStatusMessage.argtypes = [ctypes.c_void_p]
+    status = lib.moStatusCreate()
+    model = lib.moModelLoadFile(str(path).encode(), None, status)
+    assert model, lib.moStatusMessage(status)
+    x = np.zeros((3, 4), np.float32)
+    x[0, 1] = x[2, 0] = x[2, 3] = 1
+    x_shape = (ctypes.c_int64 * 2)(3, 4)
+    inputs = (View * 1)(View(x.ctypes.data, 2, 2, x_shape, None, True))  # 2: float32
+    bound = (ctypes.c_int64 * 2)()
+    assert lib.moModelOutputShape(model, inputs, 1, 0, bound, status), \
+        lib.moStatusMessage(status)
+    assert list(bound) == [2, 12]
+    out = np.full(24, -1, np.int64)
+    out_shape = (ctypes.c_int64 * 2)(*bound)
+    outputs = (View * 1)(View(out.ctypes.data, 7, 2, out_shape, None, False))  # 7: int64
+    actual = (ctypes.c_int64 * 2)()
+    assert lib.moModelExecuteInto(model, inputs, 1, outputs, 1, actual, status), \
+        lib.moStatusMessage(status)
+    assert list(actual) == [2, 3]
+    want = np.nonzero(x)
+    assert out[:6].reshape(2, 3).tolist() == [list(want[0]), list(want[1])]
+    lib.moModelDestroy.argtypes = [ctypes.c_void_p]
+    lib.moStatusDestroy.argtypes = [ctypes.c_void_p]
+    lib.moModelDestroy(model)
+    lib.moStatusDestroy(status)

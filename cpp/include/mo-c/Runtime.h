@@ -179,7 +179,8 @@ MO_RUNTIME_EXPORT bool moModelExecute(MoModel *model, const MoTensorView *inputs
 /// moModelExecute into outputs the caller allocated, each of the shape
 /// moModelOutputShape gives; `outputShapes` (may be null) gets each
 /// output's rank sizes in turn, the sizes the data has for outputs sized by
-/// it (their leading part is written).
+/// it (nonzero). Such an output's data is row-major for those sizes, at the
+/// start of its buffer.
 MO_RUNTIME_EXPORT bool moModelExecuteInto(MoModel *model, const MoTensorView *inputs,
                                           size_t numInputs, const MoTensorView *outputs,
                                           size_t numOutputs, int64_t *outputShapes,

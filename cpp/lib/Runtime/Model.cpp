@@ -871,10 +871,19 @@ Failure Model::executeInto(ArrayRef<MoTensorView> inputs, ArrayRef<MoTensorView>
   }
   if (Failure f = call(inputs, boundWeights_, outputs, bound))
     return f;
-  if (outputShapes) {
-    actualShapes(allocated, bound, actual);
-    llvm::copy(actual, outputShapes);
+  // Outputs sized by the data are laid out for their actual sizes, as
+  // execute's results are (the caller's buffers are contiguous).
+  actualShapes(allocated, bound, actual);
+  at = 0;
+  for (auto [i, view] : llvm::enumerate(outputs)) {
+    ArrayRef<int64_t> want(allocated.begin() + at, view.rank);
+    ArrayRef<int64_t> real(actual.begin() + at, view.rank);
+    if (real != want)
+      compact(static_cast<char *>(view.data), want, real, kDTypeSizes[view.dtype]);
+    at += view.rank;
   }
+  if (outputShapes)
+    llvm::copy(actual, outputShapes);
   return {};
 }
 
