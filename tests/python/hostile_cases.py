@@ -401,6 +401,14 @@ h = b'{"w": {"dtype": "F32", "shape": [4294967296, 4294967296], "data_offsets": 
 (tmp / 'c.safetensors').write_bytes(struct.pack('<Q', len(h)) + h)
 checkpoint.load(tmp / 'c.safetensors')
 """, "ValueError", "span 0 bytes"),
+    _c("checkpoint: saved into a directory that does not exist", """
+checkpoint.save(checkpoint.TensorDict({'a': np.ones(2, np.float32)}), tmp / 'no' / 'x.safetensors')
+""", "FileNotFoundError", r"cannot write .*no/x.safetensors: No such file or directory"),
+    _c("quantize: NaN input", "from mo.graph import quantization as q\n"
+       "q.quantize('Q4_0', np.full(32, np.nan, np.float32))", "ValueError",
+       "input contains NaN or infinity"),
+    _c("quantize: a row not a multiple of the block", "from mo.graph import quantization as q\n"
+       "q.quantize('Q4_0', np.ones(31, np.float32))", "ValueError", "not a multiple of 32"),
     _c("engine: garbage bytes", "engine.read(b'garbage')", "ValueError", "not a mo artifact"),
     _c("engine: a truncated artifact", """
 data = compile(lambda x: x + 1)(L(f32, [2]))._exe.artifact()
