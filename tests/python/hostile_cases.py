@@ -344,6 +344,31 @@ same(run(np.ones(2, np.float32)), np.array([1, 3], np.float32))
     _c("eager: max over an empty axis", """
 same(Tensor(np.ones((0, 3), np.float32)).sum(axis=0), np.zeros((1, 3), np.float32))
 """),
+    _c("eager: Fortran, big-endian, reversed and read-only arrays", """
+a = np.asfortranarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+same(Tensor(a) * 2, a * 2)
+b = np.arange(6, dtype='>f4')
+same(Tensor(b) + 1, (b + 1).astype(np.float32))
+c = np.arange(6, dtype=np.float32)[::-1]
+same(F.relu(Tensor(c) - 3), np.maximum(c - 3, 0))
+d = np.arange(6, dtype=np.float32)
+d.setflags(write=False)
+same(Tensor(d) + 1, d + 1)
+"""),
+    _c("eager: size-0 matmul, softmax and concat", """
+z = np.zeros((0, 3), np.float32)
+same(Tensor(z) @ Tensor(np.zeros((3, 0), np.float32)), np.zeros((0, 0), np.float32))
+same(F.softmax(Tensor(z)), z)
+one = np.ones((2, 3), np.float32)
+same(F.concat([Tensor(z), Tensor(one)], axis=0), one)
+"""),
+    _c("eager: int32 overflow wraps as numpy's", """
+a = np.array([2**31 - 1], np.int32)
+with np.errstate(over='ignore'):
+    same(Tensor(a) + 1, a + np.int32(1))
+"""),
+    _c("eager: top_k larger than the dim", "F.top_k(Tensor(np.ones(3, np.float32)), 5, axis=0)",
+       "ValueError", r"k must be an int in \[0, 3\]"),
     _c("eager: Buffer of complex", "Buffer.from_numpy(np.ones(2, np.complex64))", "TypeError",
        "unsupported numpy dtype complex64"),
 
