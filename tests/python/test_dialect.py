@@ -123,7 +123,8 @@ def run_python(code: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("mo_first", [True, False])
 def test_imports_next_to_upstream_mlir(mo_first):
     """mo and the upstream `mlir` bindings live in one process, in either order,
-    each compiling (issue: upstream's Context aborted once mo had compiled)."""
+    each used before and after the other compiles (issue: upstream's Context
+    aborted once mo had compiled)."""
     # mo also compiles and runs a graph (its JIT loads libraries into the
     # process: none may shadow upstream's C API), and upstream runs a pass.
     mo_part = (
@@ -152,7 +153,9 @@ def test_imports_next_to_upstream_mlir(mo_first):
         "    except up.MLIRError:\n"
         "        pass\n"
     )
-    code = (mo_part + upstream_part) if mo_first else (upstream_part + mo_part)
+    # Each side is used before and after the other: A, B, then A again.
+    first, second = (mo_part, upstream_part) if mo_first else (upstream_part, mo_part)
+    code = first + second + first
     done = run_python(code + "print('ok')")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
