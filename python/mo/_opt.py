@@ -1,7 +1,9 @@
 """`mo-opt`: the mlir-opt command line with the mo dialect and passes.
 
 The driver lives in mo's own native library (no separate binary to ship);
-this console script loads it and hands over the command line.
+this console script loads it and hands over the command line. It reads each
+input chunk in a forked child first (MLIR's parsers trust their input), so
+run it as a process of its own, not from a process with threads.
 """
 
 from __future__ import annotations

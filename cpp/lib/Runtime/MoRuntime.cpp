@@ -11,7 +11,7 @@
 
 #include "mlir-c/Support.h"
 
-#include <dlfcn.h>
+#include "llvm/Support/DynamicLibrary.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -72,9 +72,11 @@ Header *headerOf(void *block) {
 
 thread_local mlir::mo::AllocationFailure *armedFailure = nullptr;
 
-/// True inside an OpenMP parallel region (libomp, when the code loaded it).
+/// True inside an OpenMP parallel region (libomp, when a model loaded it;
+/// looked up each time: a later model may load it).
 bool inParallelRegion() {
-  static auto *query = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_in_parallel"));
+  auto *query = reinterpret_cast<int (*)()>(
+      llvm::sys::DynamicLibrary::SearchForAddressOfSymbol("omp_in_parallel"));
   return query && query();
 }
 
