@@ -32,6 +32,7 @@ import ctypes
 import functools
 import json
 import os
+import threading
 import time
 import warnings
 from collections.abc import Sequence
@@ -410,18 +411,25 @@ def runtime_module() -> Any:
     name = "mo._mlir._mlir_libs._moRuntime"
     if name in sys.modules:
         return sys.modules[name]
-    directory = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir", "_mlir_libs")
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = os.path.join(directory, "_moRuntime" + suffix)
-        if os.path.exists(path):
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            sys.modules[name] = module
-            return module
-    from mo._mlir._mlir_libs import _moRuntime  # a build tree elsewhere (MO_DEV_NATIVE)
+    with _runtime_lock:  # loaded once, also when threads compile at once
+        if name in sys.modules:
+            return sys.modules[name]
+        directory = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir",
+                                 "_mlir_libs")
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(directory, "_moRuntime" + suffix)
+            if os.path.exists(path):
+                spec = importlib.util.spec_from_file_location(name, path)
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                sys.modules[name] = module
+                return module
+        from mo._mlir._mlir_libs import _moRuntime  # a build tree elsewhere (MO_DEV_NATIVE)
 
-    return _moRuntime
+        return _moRuntime
+
+
+_runtime_lock = threading.Lock()
 
 
 class LoadedArtifact:
@@ -575,24 +583,12 @@ class Executable:
             warned.append(f"{entry['name']}: the CPU schedules failed, compiled without "
                           f"them (slower code): {str(e).splitlines()[-1]}")
             warnings.warn(warned[-1], RuntimeWarning, stacklevel=3)
-        with _context.context() as ctx:
-            # Translation reports through the context's diagnostics: into the
-            # error, not onto stderr.
-            notes: list[str] = []
-
-            def collect(diagnostic) -> bool:
-                notes.append(f"{diagnostic.location}: {diagnostic.message}")
-                return True
-
-            handler = ctx.attach_diagnostic_handler(collect)
-            _stats["code_generations"] += 1
-            try:
-                objects = _moDialects.jit_compile(lowered, opt_level)
-            except RuntimeError as e:
-                detail = "".join(f"\n  {n}" for n in notes[:8])
-                raise CompileError(f"code generation failed: {e}{detail}") from None
-            finally:
-                handler.detach()
+        # (Translation's diagnostics come back in the error: see moJitCompile.)
+        _stats["code_generations"] += 1
+        try:
+            objects = _moDialects.jit_compile(lowered, opt_level)
+        except RuntimeError as e:
+            raise CompileError(f"code generation failed: {e}") from None
         manifest = _manifest(entry, signature, names, bounds, libraries, key, opt_level,
                              self.num_threads)
         data = runtime_module().write_artifact(json.dumps(manifest), b"", objects)

@@ -212,13 +212,19 @@ static void populateModule(nb::module_ &m) {
       [](MlirModule module, int optLevel) {
         std::vector<std::string> objects;
         std::string error;
-        if (!moJitCompile(
-                module, optLevel,
-                [](MlirStringRef text, void *user) {
-                  static_cast<std::vector<std::string> *>(user)->emplace_back(text.data,
-                                                                             text.length);
-                },
-                &objects, appendTo, &error))
+        bool compiled;
+        {
+          // LLVM's work needs no Python: other threads trace and compile.
+          nb::gil_scoped_release unlocked;
+          compiled = moJitCompile(
+              module, optLevel,
+              [](MlirStringRef text, void *user) {
+                static_cast<std::vector<std::string> *>(user)->emplace_back(text.data,
+                                                                           text.length);
+              },
+              &objects, appendTo, &error);
+        }
+        if (!compiled)
           throw std::runtime_error(error);
         nb::list out;
         for (const std::string &o : objects)

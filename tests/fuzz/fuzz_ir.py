@@ -170,8 +170,10 @@ import json, sys
 from mo import compiler
 from mo.compiler import CompileError
 cases = [json.loads(line) for line in open(sys.argv[1])]
+import faulthandler
 for i in range(int(sys.argv[2]), len(cases)):
     print(json.dumps({"start": i}), flush=True)
+    faulthandler.dump_traceback_later(float(sys.argv[3]), exit=False)
     try:
         compiler.lower(bytes.fromhex(cases[i]["hex"]).decode("utf-8", "replace"))
     except (CompileError, ValueError):

@@ -457,7 +457,10 @@ engine.InferenceSession().load(path).execute(np.ones(3, np.float32))
 """, "ValueError", r"expected float32 shape \[2\]"),
 
     # -- threads ----------------------------------------------------------------------
-    _c("threads: compiling and calling one graph from 4 threads at once", """
+    # It deadlocked (found by this case under load): each compile attached a
+    # Python diagnostic handler to the shared context, and a thread waiting for
+    # the GIL under the diagnostic engine's lock met one attaching another.
+    _c("threads: compiling and calling graphs from 4 threads at once", """
 import threading
 errors = []
 def work(k):
@@ -465,6 +468,8 @@ def work(k):
         run = compile(lambda x: x * 2 + 1)(L(f32, ['n']))
         for n in range(1, 30):
             same(run(np.full(n, k, np.float32)), np.full(n, 2 * k + 1, np.float32))
+        for j in range(4):
+            compile(lambda x: x * float(j + k))(L(f32, [j + 2]))
     except Exception as e:
         errors.append(e)
 threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]

@@ -54,8 +54,10 @@ def same(out, want):
     assert np.array_equal(got, want, equal_nan=got.dtype.kind == "f"), f"{got} != {want}"
 
 
+import faulthandler
 for i in range(int(sys.argv[2]), len(CASES)):
     print(json.dumps({"start": i}), flush=True)
+    faulthandler.dump_traceback_later(float(sys.argv[3]), exit=False)
     with tempfile.TemporaryDirectory() as d:
         scope = dict(globals(), tmp=Path(d))
         try:

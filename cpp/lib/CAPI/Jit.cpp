@@ -41,6 +41,7 @@
 #include "llvm/Transforms/Utils/SplitModule.h"
 
 #include <optional>
+#include <thread>
 
 using namespace mlir;
 
@@ -202,9 +203,26 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
   registerLLVMDialectTranslation(ctx);
   registerOpenMPDialectTranslation(ctx);
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(op, llvmContext);
+  // Translation reports through the context's diagnostics: they go into the
+  // error. Only this thread's: the context is shared by threads compiling at
+  // once (a Python handler here would wait for the GIL under the
+  // diagnostic engine's lock, and deadlock against a thread attaching one).
+  std::string notes;
+  std::thread::id self = std::this_thread::get_id();
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diagnostic) {
+      if (std::this_thread::get_id() != self)
+        return failure(); // someone else's
+      llvm::raw_string_ostream os(notes);
+      os << "\n  " << diagnostic.getLocation() << ": " << diagnostic;
+      return success();
+    });
+    llvmModule = translateModuleToLLVMIR(op, llvmContext);
+  }
   if (!llvmModule)
-    return fail(llvm::createStringError("the module does not translate to LLVM IR"));
+    return fail(
+        llvm::createStringError("the module does not translate to LLVM IR" + notes));
   llvmModule->setDataLayout((*machine)->createDataLayout());
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
   addPackedWrappers(*llvmModule);
