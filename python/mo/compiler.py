@@ -623,7 +623,7 @@ class Executable:
 
         # Lowered again: a cache hit lowered nothing (and kept nothing).
         text, extensions = self._source
-        module = _as_module(text)
+        module = _parse(text, "the module")  # mo's own text: no mo-only check
         _link_extensions(module, extensions)
         _run_pipeline(module, "mo-lower-to-linalg")
         buffer = io.BytesIO()

@@ -230,7 +230,7 @@ LogicalResult OutputOp::verify() {
 /// One name, one weight: the weights this graph reads, directly and through
 /// its calls, agree (see MoWeights.h).
 LogicalResult GraphOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return success(succeeded(WeightCollector(symbolTable).collect(*this)));
+  return WeightCollector(symbolTable).collect(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -331,10 +331,8 @@ mo::inferBinaryElementwiseTypes(std::optional<Location> loc,
     return failure();
   Type element = isCompare ? IntegerType::get(lhs.getContext(), 1)
                            : lhs.getElementType();
-  if (failed(pushInferredType(loc, inferred, lhs.getContext(), *dims, element,
-                              lhs.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, lhs.getContext(), *dims, element,
+                          lhs.getDevice());
 }
 
 //===----------------------------------------------------------------------===//
@@ -364,10 +362,8 @@ LogicalResult MatmulOp::inferReturnTypes(
   SmallVector<Attribute> dims = *batch;
   dims.push_back(l[l.size() - 2]);
   dims.push_back(r.back());
-  if (failed(pushInferredType(loc, inferred, lhs.getContext(), dims,
-                              lhs.getElementType(), lhs.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, lhs.getContext(), dims,
+                          lhs.getElementType(), lhs.getDevice());
 }
 
 //===----------------------------------------------------------------------===//
@@ -439,10 +435,8 @@ LogicalResult TransposeOp::inferReturnTypes(
     seen[p] = true;
     dims.push_back(in.getDims()[p]);
   }
-  if (failed(pushInferredType(loc, inferred, ctx, dims, in.getElementType(),
-                              in.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, in.getElementType(),
+                          in.getDevice());
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
@@ -643,10 +637,8 @@ LogicalResult DequantizeOp::inferReturnTypes(
     return failure();
   SmallVector<Attribute> dims(in.getDims());
   dims.back() = getStaticDim(ctx, *values);
-  if (failed(pushInferredType(loc, inferred, ctx, dims, Float32Type::get(ctx),
-                              in.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, Float32Type::get(ctx),
+                          in.getDevice());
 }
 
 LogicalResult QMatmulOp::inferReturnTypes(
@@ -676,10 +668,8 @@ LogicalResult QMatmulOp::inferReturnTypes(
                            << " but rhs rows hold " << *k << " values";
   SmallVector<Attribute> dims(lhs.getDims().drop_back());
   dims.push_back(rhs.getDims().front());
-  if (failed(pushInferredType(loc, inferred, ctx, dims, Float32Type::get(ctx),
-                              lhs.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, Float32Type::get(ctx),
+                          lhs.getDevice());
 }
 
 //===----------------------------------------------------------------------===//
@@ -698,10 +688,8 @@ LogicalResult mo::inferReduceType(std::optional<Location> loc, Value input,
   Type element = isArg ? IntegerType::get(type.getContext(), 64,
                                           IntegerType::Signed)
                        : type.getElementType();
-  if (failed(pushInferredType(loc, inferred, type.getContext(), dims, element,
-                              type.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, type.getContext(), dims, element,
+                          type.getDevice());
 }
 
 LogicalResult CumsumOp::verify() {
@@ -737,10 +725,8 @@ LogicalResult SelectOp::inferReturnTypes(
   dims = broadcastDims(*dims, y.getDims(), emit);
   if (failed(dims))
     return failure();
-  if (failed(pushInferredType(loc, inferred, ctx, *dims, x.getElementType(),
-                              x.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, *dims, x.getElementType(),
+                          x.getDevice());
 }
 
 Value SelectOp::buildScalar(OpBuilder &b, Location loc, ValueRange args, Type) {
@@ -779,10 +765,8 @@ LogicalResult ConcatOp::inferReturnTypes(
                                << formatDims(dims[d]);
     dims[axis] = getDimExpr(DimExprKind::Add, dims[axis], type.getDims()[axis]);
   }
-  if (failed(pushInferredType(loc, inferred, ctx, dims, first.getElementType(),
-                              first.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, first.getElementType(),
+                          first.getDevice());
 }
 
 //===----------------------------------------------------------------------===//
@@ -816,10 +800,8 @@ LogicalResult PadOp::inferReturnTypes(
                              << " and high " << hi << " overflow int64";
     dims[i] = getDimExpr(DimExprKind::Add, dims[i], getStaticDim(ctx, grow));
   }
-  if (failed(pushInferredType(loc, inferred, ctx, dims, in.getElementType(),
-                              in.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, in.getElementType(),
+                          in.getDevice());
 }
 
 //===----------------------------------------------------------------------===//
@@ -964,10 +946,8 @@ LogicalResult ConvOp::inferReturnTypes(
     dims.push_back(*count);
   }
   dims.push_back(features);
-  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
-                              input.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                          input.getDevice());
 }
 
 LogicalResult ConvTransposeOp::inferReturnTypes(
@@ -1014,10 +994,8 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
         getDimExpr(DimExprKind::Mul, in[i + 1], getStaticDim(ctx, stride)), c));
   }
   dims.push_back(f[*spatial]);
-  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
-                              input.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                          input.getDevice());
 }
 
 /// Result type of a pooling op: the window count per spatial dim.
@@ -1056,10 +1034,8 @@ static LogicalResult inferPoolType(MLIRContext *ctx, std::optional<Location> loc
     dims.push_back(*count);
   }
   dims.push_back(in.back());
-  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
-                              input.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                          input.getDevice());
 }
 
 LogicalResult MaxPoolOp::inferReturnTypes(
@@ -1112,10 +1088,8 @@ LogicalResult GatherOp::inferReturnTypes(
   SmallVector<Attribute> dims(in.take_front(axis));
   llvm::append_range(dims, indices.getDims());
   llvm::append_range(dims, in.drop_front(axis + 1));
-  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
-                              input.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                          input.getDevice());
 }
 
 LogicalResult GatherNdOp::inferReturnTypes(
@@ -1144,10 +1118,8 @@ LogicalResult GatherNdOp::inferReturnTypes(
                              << " in the indices";
   SmallVector<Attribute> dims(idx.drop_back());
   llvm::append_range(dims, in.drop_front(batch + k));
-  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
-                              input.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                          input.getDevice());
 }
 
 /// Input, updates and indices of a scatter: updates of the input's element
@@ -1241,10 +1213,8 @@ LogicalResult TopKOp::inferReturnTypes(
   if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
                               input.getDevice())))
     return failure();
-  if (failed(pushInferredType(loc, inferred, ctx, dims, IntegerType::get(ctx, 64,
-                              IntegerType::Signed), input.getDevice())))
-    return failure();
-  return success();
+  auto si64 = IntegerType::get(ctx, 64, IntegerType::Signed);
+  return pushInferredType(loc, inferred, ctx, dims, si64, input.getDevice());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1494,10 +1464,8 @@ LogicalResult RoiAlignOp::inferReturnTypes(
   SmallVector<Attribute> dims{rois.getDims()[0], getStaticDim(ctx, adaptor.getOutputHeight()),
                               getStaticDim(ctx, adaptor.getOutputWidth()),
                               input.getDims()[3]};
-  if (failed(pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
-                              input.getDevice())))
-    return failure();
-  return success();
+  return pushInferredType(loc, inferred, ctx, dims, input.getElementType(),
+                          input.getDevice());
 }
 
 /// The result of an op binding its first dim: `[k, columns]` si64.

@@ -7,8 +7,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <functional>
-
 using namespace mlir;
 using namespace mlir::mo;
 
@@ -440,21 +438,23 @@ static void printShapedType(AsmPrinter &printer, T type) {
   printer << '>';
 }
 
+/// False for a dim with an operation on two static operands: one that did
+/// not fold (a negative size, a division by zero or an overflow).
+static bool foldsToSizes(Attribute dim) {
+  auto expr = dyn_cast<DimExprAttr>(dim);
+  if (!expr)
+    return true;
+  if (isStaticDim(expr.getLhs()) && isStaticDim(expr.getRhs()))
+    return false;
+  return foldsToSizes(expr.getLhs()) && foldsToSizes(expr.getRhs());
+}
+
 static LogicalResult
 verifyShapedType(function_ref<InFlightDiagnostic()> emitError,
                  ArrayRef<Attribute> dims, Type elementType) {
-  // Static operands that did not fold: a negative size, a division by zero
-  // or an overflow. No tensor has such a dim.
-  std::function<bool(Attribute)> folds = [&](Attribute dim) {
-    auto expr = dyn_cast<DimExprAttr>(dim);
-    if (!expr)
-      return true;
-    if (isStaticDim(expr.getLhs()) && isStaticDim(expr.getRhs()))
-      return false;
-    return folds(expr.getLhs()) && folds(expr.getRhs());
-  };
+  // No tensor has a dim that did not fold.
   for (Attribute dim : dims)
-    if (!folds(dim)) {
+    if (!foldsToSizes(dim)) {
       std::string text;
       llvm::raw_string_ostream os(text);
       printDim(os, dim);

@@ -2,10 +2,13 @@
 
 #include "mo/Tools/SourceLimits.h"
 
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
 using namespace mlir;
 
 std::optional<size_t> mo::findExcessNesting(llvm::StringRef source) {
-  if (source.starts_with("ML\xefR")) // bytecode
+  if (isBytecode(llvm::MemoryBufferRef(source, "")))
     return std::nullopt;
   unsigned depth = 0;
   for (size_t i = 0, e = source.size(); i < e; ++i) {
