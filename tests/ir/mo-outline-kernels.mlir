@@ -60,3 +60,42 @@ func.func private @already(%m: memref<4xf32>) attributes {passthrough = ["noinli
   return
 }
 func.func private @external(memref<4xf32>)
+
+// -----
+
+// Equal kernels (a transformer's Q, K and V projections) are one function,
+// called for each; a kernel that differs (another constant) is its own.
+// CHECK-LABEL: func.func @equal_kernels(
+// CHECK-SAME: %[[A:.+]]: memref<8xf32>, %[[B:.+]]: memref<8xf32>, %[[C:.+]]: memref<8xf32>)
+// CHECK: call @equal_kernels_kernel(%[[A]], %[[B]])
+// CHECK-NEXT: call @equal_kernels_kernel(%[[B]], %[[C]])
+// CHECK-NEXT: call @equal_kernels_kernel_0(%[[C]], %[[A]])
+// CHECK-NEXT: return
+// CHECK: func.func private @equal_kernels_kernel(
+// CHECK: arith.constant 2.000000e+00
+// CHECK: func.func private @equal_kernels_kernel_0(
+// CHECK: arith.constant 3.000000e+00
+// CHECK-NOT: func.func private
+func.func @equal_kernels(%a: memref<8xf32>, %b: memref<8xf32>, %c: memref<8xf32>) {
+  %two = arith.constant 2.0 : f32
+  %three = arith.constant 3.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]} ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %two : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]} ins(%b : memref<8xf32>) outs(%c : memref<8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %two : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]} ins(%c : memref<8xf32>) outs(%a : memref<8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %three : f32
+    linalg.yield %s : f32
+  }
+  return
+}

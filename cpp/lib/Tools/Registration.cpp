@@ -113,6 +113,7 @@ void mlir::mo::registerDialects(DialectRegistry &registry) {
   scf::registerTransformDialectExtension(registry);
   tensor::registerTransformDialectExtension(registry);
   transform::registerLoopExtension(registry);
+  mo::registerTransformExtension(registry);
   vector::registerTransformDialectExtension(registry);
   vector::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerSubsetOpInterfaceExternalModels(registry);

@@ -5,8 +5,8 @@
 // free: a kernel whose every written buffer is empty at run time is guarded
 // by a check of those buffers' sizes. And each kernel becomes a function of
 // its own, so that LLVM optimizes kernels one at a time (its cost grows
-// faster than the size of the function it works on) and merges the
-// identical ones.
+// faster than the size of the function it works on); equal kernels are one
+// function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,10 +136,16 @@ struct MoSkipEmptyKernelsPass
   }
 };
 
-/// `kernel` as a call of a new private, never-inlined function of the
-/// values it uses from outside (constants are cloned in).
+/// The functions outlined so far, by type: a kernel equal to one of them
+/// (a transformer's Q, K and V projections) calls it instead of being
+/// lowered to LLVM again (a fifth of a transformer block's kernel code).
+using Outlined = DenseMap<Type, SmallVector<func::FuncOp>>;
+
+/// `kernel` as a call of a private, never-inlined function of the values it
+/// uses from outside (constants are cloned in): a new one, or an equal one
+/// outlined before.
 void outline(Operation *kernel, func::FuncOp parent, Block::iterator &next,
-             SymbolTable &symbols) {
+             SymbolTable &symbols, Outlined &outlinedByType) {
   SetVector<Value> used(kernel->getOperands().begin(), kernel->getOperands().end());
   getUsedValuesDefinedAbove(kernel->getRegions(), used);
   SmallVector<Value> args;
@@ -161,8 +167,6 @@ void outline(Operation *kernel, func::FuncOp parent, Block::iterator &next,
   outlined.setPrivate();
   // Inlined back, the kernels would be one function again.
   outlined->setAttr("passthrough", builder.getArrayAttr({builder.getStringAttr("noinline")}));
-  symbols.insert(outlined, next); // after the function, in the kernels' order
-  next = std::next(Block::iterator(outlined));
   Block *body = outlined.addEntryBlock();
   IRMapping map;
   map.map(args, body->getArguments());
@@ -171,8 +175,24 @@ void outline(Operation *kernel, func::FuncOp parent, Block::iterator &next,
     b.clone(*constant, map);
   b.clone(*kernel, map);
   func::ReturnOp::create(b, loc);
+  SmallVector<func::FuncOp> &sameType = outlinedByType[outlined.getFunctionType()];
+  func::FuncOp callee;
+  for (func::FuncOp existing : sameType)
+    if (OperationEquivalence::isRegionEquivalentTo(&existing.getBody(), &outlined.getBody(),
+                                                   OperationEquivalence::IgnoreLocations)) {
+      callee = existing;
+      break;
+    }
+  if (callee) {
+    outlined.erase();
+  } else {
+    symbols.insert(outlined, next); // after the function, in the kernels' order
+    next = std::next(Block::iterator(outlined));
+    sameType.push_back(outlined);
+    callee = outlined;
+  }
   OpBuilder at(kernel);
-  func::CallOp::create(at, loc, outlined, args);
+  func::CallOp::create(at, loc, callee, args);
   kernel->erase();
 }
 
@@ -181,13 +201,14 @@ struct MoOutlineKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    Outlined outlinedByType;
     for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (func.isExternal() || func->hasAttr("passthrough"))
         continue;
       auto next = std::next(Block::iterator(func));
       for (Operation *kernel : kernelsOf(func))
         if (kernel->getNumResults() == 0) // (a loop carrying a value stays)
-          outline(kernel, func, next, symbols);
+          outline(kernel, func, next, symbols, outlinedByType);
     }
   }
 };

@@ -576,7 +576,8 @@ LogicalResult runSequence(Operation *payload, ModuleOp library, StringRef name,
     mapping.push_back(values);
   return transform::applyTransforms(
       payload, cast<transform::TransformOpInterface>(sequence.getOperation()),
-      mapping, transform::TransformOptions(), /*enforceToplevelTransformOp=*/false);
+      mapping, transform::TransformOptions().enableExpensiveChecks(false),
+      /*enforceToplevelTransformOp=*/false);
 }
 
 /// A pass that runs sequences of the schedule library, parsed once per

@@ -45,13 +45,13 @@ module attributes {transform.with_named_sequence} {
         (%mm, %one, %threads_n)
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %pack1, %f2 = transform.structured.fuse_into_containing_op %pack into %forall
+    %pack1, %f2 = transform.mo.fuse_into_containing_op %pack into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %t2, %l2:2 = transform.structured.tile_using_for %t1
         tile_sizes [0, %cache_n, %cache_k, 0, 0, 0]
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %pack2, %l = transform.structured.fuse_into_containing_op %pack1 into %l2#1
+    %pack2, %l = transform.mo.fuse_into_containing_op %pack1 into %l2#1
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %pack3, %lp:2 = transform.structured.tile_using_for %pack2 tile_sizes [1, 4]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
@@ -77,7 +77,7 @@ module attributes {transform.with_named_sequence} {
         num_threads [%threads_m, %threads_n]
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op)
-    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
+    %fill1, %f = transform.mo.fuse_into_containing_op %fill into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield %t1, %f, %fill1 : !transform.any_op, !transform.any_op, !transform.any_op
   }
@@ -110,11 +110,11 @@ module attributes {transform.with_named_sequence} {
       %unpack: !transform.any_op {transform.consumed}) {
     %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [%m0, 0]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %u1, %f1 = transform.structured.fuse_into_containing_op %unpack into %forall
+    %u1, %f1 = transform.mo.fuse_into_containing_op %unpack into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %t2, %l = transform.structured.tile_using_for %t1 tile_sizes [0, %n0]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %u2, %l2 = transform.structured.fuse_into_containing_op %u1 into %l
+    %u2, %l2 = transform.mo.fuse_into_containing_op %u1 into %l
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %one = transform.param.constant 1 : i64 -> !transform.param<i64>
     transform.structured.vectorize %u2 vector_sizes [%one, %one, %m0, %n0]
@@ -136,7 +136,7 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %t1, %forall = transform.structured.tile_using_forall %mm num_threads *(%threads)
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
+    %fill1, %f = transform.mo.fuse_into_containing_op %fill into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %t2, %l2:3 = transform.structured.tile_using_for %t1
         tile_sizes [1, 0, %cache_n, %cache_k, 0, 0, 0]
@@ -169,7 +169,7 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %t1, %forall = transform.structured.tile_using_forall %conv tile_sizes [1, 1, 0, 0]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill1, %f = transform.structured.fuse_into_containing_op %fill into %forall
+    %fill1, %f = transform.mo.fuse_into_containing_op %fill into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %t2, %l2:2 = transform.structured.tile_using_for %t1 tile_sizes [0, 0, %tw, %tf]
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
@@ -275,7 +275,7 @@ module attributes {transform.with_named_sequence} {
     transform.foreach %fused : !transform.any_op {
     ^bb0(%producer: !transform.any_op):
       transform.apply_cse to %forall : !transform.any_op
-      %f, %l = transform.structured.fuse_into_containing_op %producer into %forall
+      %f, %l = transform.mo.fuse_into_containing_op %producer into %forall
           : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
     transform.yield

@@ -61,6 +61,10 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// Registers `mo-cpu-pipeline` and `mo-cpu-codegen`.
 void registerPipelines();
 
+/// mo's transform dialect ops, which its schedule library uses
+/// (cpp/lib/Transforms/ScheduleOps.cpp).
+void registerTransformExtension(DialectRegistry &registry);
+
 } // namespace mo
 } // namespace mlir
 

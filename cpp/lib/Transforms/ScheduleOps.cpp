@@ -1,0 +1,139 @@
+//===- ScheduleOps.cpp - mo's transform dialect ops -----------------------===//
+//
+// `transform.mo.fuse_into_containing_op` (MoTransformOps.td): producer
+// fusion for the schedule library without the per-producer diagnostic of
+// upstream's op, whose verify-and-print of the whole loop made fusion
+// quadratic in a fused chain's length.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mo/Conversion/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformTypes.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+#define GET_OP_CLASSES
+#include "Mo/MoTransformOps.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+/// A slice `loop` takes inside of one of `producer`'s results: directly, or
+/// of the loop's region argument that a result initializes.
+tensor::ExtractSliceOp sliceInside(Operation *producer, LoopLikeOpInterface loop) {
+  auto inside = [&](Value value) -> tensor::ExtractSliceOp {
+    for (Operation *user : value.getUsers())
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+        if (slice.getSource() == value && loop->isProperAncestor(slice))
+          return slice;
+    return {};
+  };
+  for (OpResult result : producer->getResults())
+    for (OpOperand &use : result.getUses()) {
+      if (use.getOwner() == loop.getOperation()) {
+        if (BlockArgument arg = loop.getTiedLoopRegionIterArg(&use))
+          if (auto slice = inside(arg))
+            return slice;
+      } else if (auto slice = inside(result)) {
+        return slice;
+      }
+    }
+  return {};
+}
+
+/// A use of `producer` inside `loop` other than a slice's.
+OpOperand *otherUseInside(Operation *producer, LoopLikeOpInterface loop) {
+  for (OpResult result : producer->getResults())
+    for (OpOperand &use : result.getUses())
+      if (loop->isProperAncestor(use.getOwner()) &&
+          !isa<tensor::ExtractSliceOp>(use.getOwner()))
+        return &use;
+  return nullptr;
+}
+
+} // namespace
+
+DiagnosedSilenceableFailure
+mo::MoFuseIntoContainingOp::apply(transform::TransformRewriter &rewriter,
+                                  transform::TransformResults &results,
+                                  transform::TransformState &state) {
+  auto containing = state.getPayloadOps(getContainingOp());
+  if (!llvm::hasSingleElement(containing))
+    return emitDefiniteFailure() << "requires exactly one containing op";
+  auto loop = dyn_cast<LoopLikeOpInterface>(*containing.begin());
+  if (!loop)
+    return emitDefiniteFailure() << "the containing op is not a loop";
+  SmallVector<Operation *> fused;
+  for (Operation *producer : state.getPayloadOps(getProducerOp())) {
+    bool any = false;
+    // Tiled at each slice (each leaves the loop), then cloned for the rest.
+    // (Errors are the payload's: the library's own lines mean nothing to a
+    // reader of the IR.)
+    while (tensor::ExtractSliceOp slice = sliceInside(producer, loop)) {
+      SmallVector<LoopLikeOpInterface> loops{loop};
+      rewriter.setInsertionPoint(slice);
+      std::optional<scf::SCFFuseProducerOfSliceResult> tiled =
+          scf::tileAndFuseProducerOfSlice(rewriter, slice, loops);
+      if (!tiled)
+        return emitSilenceableFailure(producer->getLoc())
+               << "cannot be tiled at the slice its consumer's loop takes of it";
+      llvm::append_range(fused, tiled->tiledOps);
+      rewriter.eraseOp(slice);
+      any = true;
+    }
+    while (OpOperand *use = otherUseInside(producer, loop)) {
+      rewriter.setInsertionPoint(use->getOwner());
+      Operation *clone = rewriter.clone(*producer);
+      rewriter.modifyOpInPlace(use->getOwner(), [&] {
+        use->set(clone->getResult(cast<OpResult>(use->get()).getResultNumber()));
+      });
+      fused.push_back(clone);
+      any = true;
+    }
+    if (!any)
+      return emitSilenceableFailure(producer->getLoc())
+             << "cannot be fused into its consumer's loop: no use inside it";
+  }
+  results.set(cast<OpResult>(getFusedOp()), fused);
+  results.set(cast<OpResult>(getNewContainingOp()), {loop.getOperation()});
+  return DiagnosedSilenceableFailure::success();
+}
+
+void mo::MoFuseIntoContainingOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::consumesHandle(getProducerOpMutable(), effects);
+  transform::onlyReadsHandle(getContainingOpMutable(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::modifiesPayload(effects);
+}
+
+#define GET_OP_CLASSES
+#include "Mo/MoTransformOps.cpp.inc"
+
+namespace {
+struct MoTransformExtension
+    : public transform::TransformDialectExtension<MoTransformExtension> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MoTransformExtension)
+
+  void init() {
+    declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<tensor::TensorDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "Mo/MoTransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+void mo::registerTransformExtension(DialectRegistry &registry) {
+  registry.addExtensions<MoTransformExtension>();
+}
