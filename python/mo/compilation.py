@@ -287,9 +287,10 @@ class CompiledCallable:
         return self._run(arrays)
 
     def _wrap(self, outputs: list[np.ndarray]) -> Any:
-        tensors = [Tensor._from_buffer(Buffer._wrap(o, dtype=d))
-                   for o, d in zip(outputs, self._out_dtypes)]
-        return tensors[0] if self._single_output else self.out_tree.unflatten(tensors)
+        if self._single_output:
+            return Tensor._from_buffer(Buffer._wrap(outputs[0], None, self._out_dtypes[0]))
+        return self.out_tree.unflatten([Tensor._from_buffer(Buffer._wrap(o, None, d))
+                                        for o, d in zip(outputs, self._out_dtypes)])
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         # The common signature goes straight to the runtime, which checks
@@ -314,13 +315,14 @@ class CompiledCallable:
         the sizes only it knows (reshape element counts), so a mismatch is a
         ``ValueError``, never an out-of-bounds access.
         """
-        # Buffers and arrays as they are; the runtime refuses anything else.
-        arrays = [b._array if type(b) is Buffer else b for b in buffers]
+        # Buffers and arrays as they are (the runtime reads a Buffer's array);
+        # it refuses anything else.
         try:
-            outputs = self._run(arrays)
+            outputs = self._run(buffers)
         except (TypeError, ValueError):  # converted where that helps, else explained
             outputs = self._run(_runtime_arrays(buffers, self._is_buffer))
-        return [Buffer._wrap(o, dtype=d) for o, d in zip(outputs, self._out_dtypes)]
+        wrap = Buffer._wrap
+        return [wrap(o, None, d) for o, d in zip(outputs, self._out_dtypes)]
 
 
 def _host_array(value: Any) -> Any:

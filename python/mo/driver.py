@@ -246,9 +246,15 @@ class Buffer:
     @classmethod
     def _wrap(cls, array: np.ndarray, device: Device | None = None,
               dtype: DType | None = None) -> Buffer:
-        """Wraps a C-contiguous native-order array of a supported dtype (no checks)."""
+        """Wraps a C-contiguous native-order array of a supported dtype (no checks).
+
+        (The attributes set here, not through ``_init``: this is every
+        call's result, and the method call was a tenth of ``execute_raw``.)
+        """
         self = cls.__new__(cls)
-        self._init(array, dtype or DType.from_numpy(array.dtype), device or _HOST)
+        self._array = array
+        self._dtype = dtype or DType.from_numpy(array.dtype)
+        self._device = device or _HOST
         return self
 
     # -- constructors ------------------------------------------------------

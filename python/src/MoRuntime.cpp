@@ -106,18 +106,31 @@ struct Views {
   std::vector<MoTensorView> views;
   std::vector<int64_t> strides;
 
+  /// mo Buffers (a numpy array in `_array`) held while the views are used.
+  std::vector<nb::object> held;
+
   explicit Views(nb::handle sequence) {
     PyObject *seq = sequence.ptr();
     if (!PyList_Check(seq) && !PyTuple_Check(seq))
       throw nb::type_error("expected a list of numpy arrays");
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject **given = PySequence_Fast_ITEMS(seq);
+    std::vector<PyObject *> items(given, given + n);
     size_t rank = 0;
     for (Py_ssize_t i = 0; i < n; ++i) {
-      if (!PyArray_Check(items[i]))
-        throw nb::type_error(("argument " + std::to_string(i) + ": expected a numpy array, got " +
-                              Py_TYPE(items[i])->tp_name)
-                                 .c_str());
+      if (!PyArray_Check(items[i])) {
+        // A host Buffer is read through its array (execute_raw's Buffers
+        // unwrapped here, not by a Python loop per call).
+        nb::object array = nb::steal(PyObject_GetAttrString(items[i], "_array"));
+        if (!array.is_valid())
+          PyErr_Clear();
+        if (!array.is_valid() || !PyArray_Check(array.ptr()))
+          throw nb::type_error(("argument " + std::to_string(i) +
+                                ": expected a numpy array, got " + Py_TYPE(items[i])->tp_name)
+                                   .c_str());
+        items[i] = array.ptr();
+        held.push_back(std::move(array));
+      }
       rank += PyArray_NDIM(reinterpret_cast<PyArrayObject *>(items[i]));
     }
     strides.reserve(rank); // never reallocated: views point into it

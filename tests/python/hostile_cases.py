@@ -171,6 +171,18 @@ with open(path, 'rb') as fh:
        ".execute_raw(np.ones(4, np.float32))", "ValueError", "expected 2 inputs, got 1"),
     _c("execute_raw: a list", "compile(lambda x: x)(L(f32, [2])).execute_raw([1, 2])",
        "TypeError", ""),
+    _c("execute_raw: an object whose _array is no array", """
+class Fake:
+    _array = [1.0, 2.0]
+compile(lambda x: x)(L(f32, [2])).execute_raw(Fake())
+""", "TypeError", "expected a Tensor or Buffer, got Fake"),
+    _c("execute_raw: an object whose _array raises", """
+class Fake:
+    @property
+    def _array(self):
+        raise RuntimeError("boom")
+compile(lambda x: x)(L(f32, [2])).execute_raw(Fake())
+""", "TypeError", "expected a Tensor or Buffer, got Fake"),
 
     # -- integer corners (numpy's answers, no SIGFPE) --------------------------------
     _c("int: INT_MIN % -1 and // -1, compiled", """
