@@ -18,15 +18,18 @@ def MoFuseIntoContainingOp : Op<Transform_Dialect, "mo.fuse_into_containing_op",
      ReportTrackingListenerFailuresOpTrait]> {
   let summary = "Fuses producers into the loop that uses them";
   let description = [{
-    As `transform.structured.fuse_into_containing_op`: each producer is
-    tiled at each slice the containing loop (`scf.forall` or `scf.for`)
-    takes of its results, directly or through the loop's outputs (a fill of
-    the accumulator), and cloned before a use inside the loop that is not a
-    slice. Upstream's op builds a diagnostic for every producer, printing the
+    As `transform.structured.fuse_into_containing_op`, and to the same IR:
+    each producer is tiled at each slice the containing loop (`scf.forall`
+    or `scf.for`) takes of its results, its destinations that are the loop's
+    outputs replaced by the loop's region arguments (the tile written into
+    the output); tiled through the loop's outputs where it initializes them
+    (a fill of the accumulator, by `scf::tileAndFuseProducerOfSlice`); and
+    cloned before a use inside the loop that is not a slice.
+
+    Upstream's op builds a diagnostic for every producer, printing the
     producer and the whole loop after verifying both: over half of the
-    schedules' compile time in a transformer block. This op does the fusion
-    with upstream's `scf::tileAndFuseProducerOfSlice` and builds no message
-    unless it fails.
+    schedules' compile time in a transformer block. This op builds no
+    message unless it fails.
 
     Returns the tiled (or cloned) producers and the containing loop.
   }];

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/IR/TransformTypes.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
@@ -49,6 +50,53 @@ tensor::ExtractSliceOp sliceInside(Operation *producer, LoopLikeOpInterface loop
   return {};
 }
 
+/// Whether `a` and `b` are one tensor for a destination: the same value, or
+/// empty tensors of one type and sizes.
+bool sameDestination(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto emptyA = a.getDefiningOp<tensor::EmptyOp>();
+  auto emptyB = b.getDefiningOp<tensor::EmptyOp>();
+  return emptyA && emptyB && emptyA.getType() == emptyB.getType() &&
+         emptyA.getDynamicSizes() == emptyB.getDynamicSizes();
+}
+
+/// `producer` tiled at `slice`, a slice of one of its results inside `loop`:
+/// a clone before the slice, whose destinations that are the loop's own
+/// outputs are the loop's region arguments (the tile then writes into the
+/// output, as the consumer does, instead of into a temporary of its own),
+/// tiled and the clone erased. The tiled ops, or failure.
+FailureOr<SmallVector<Operation *>> tileAtSlice(RewriterBase &rewriter, TilingInterface producer,
+                                                 tensor::ExtractSliceOp slice,
+                                                 LoopLikeOpInterface loop) {
+  rewriter.setInsertionPoint(slice);
+  auto clone = cast<TilingInterface>(rewriter.clone(*producer.getOperation()));
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(clone.getOperation()))
+    for (OpOperand &init : dps.getDpsInitsMutable())
+      for (BlockArgument arg : loop.getRegionIterArgs())
+        if (OpOperand *tied = loop.getTiedLoopInit(arg);
+            tied && sameDestination(init.get(), tied->get())) {
+          rewriter.modifyOpInPlace(clone, [&] { init.set(arg); });
+          break;
+        }
+  int64_t resultNumber = cast<OpResult>(slice.getSource()).getResultNumber();
+  FailureOr<TilingResult> tiled = clone.generateResultTileValue(
+      rewriter, resultNumber, slice.getMixedOffsets(), slice.getMixedSizes());
+  if (failed(tiled)) {
+    rewriter.eraseOp(clone);
+    return failure();
+  }
+  FailureOr<Value> value = tensor::ExtractSliceOp::rankReduceIfNeeded(
+      rewriter, slice.getLoc(), tiled->tiledValues[0], slice.getType().getShape());
+  if (failed(value)) {
+    rewriter.eraseOp(clone);
+    return failure();
+  }
+  rewriter.replaceOp(slice, *value);
+  rewriter.eraseOp(clone);
+  return tiled->tiledOps;
+}
+
 /// A use of `producer` inside `loop` other than a slice's.
 OpOperand *otherUseInside(Operation *producer, LoopLikeOpInterface loop) {
   for (OpResult result : producer->getResults())
@@ -78,15 +126,27 @@ mo::MoFuseIntoContainingOp::apply(transform::TransformRewriter &rewriter,
     // (Errors are the payload's: the library's own lines mean nothing to a
     // reader of the IR.)
     while (tensor::ExtractSliceOp slice = sliceInside(producer, loop)) {
-      SmallVector<LoopLikeOpInterface> loops{loop};
-      rewriter.setInsertionPoint(slice);
-      std::optional<scf::SCFFuseProducerOfSliceResult> tiled =
-          scf::tileAndFuseProducerOfSlice(rewriter, slice, loops);
-      if (!tiled)
+      auto tileable = dyn_cast<TilingInterface>(producer);
+      if (!tileable)
         return emitSilenceableFailure(producer->getLoc())
-               << "cannot be tiled at the slice its consumer's loop takes of it";
-      llvm::append_range(fused, tiled->tiledOps);
-      rewriter.eraseOp(slice);
+               << "cannot be tiled into its consumer's loop";
+      if (slice.getSource().getDefiningOp() == producer) {
+        FailureOr<SmallVector<Operation *>> tiled = tileAtSlice(rewriter, tileable, slice, loop);
+        if (failed(tiled))
+          return emitSilenceableFailure(producer->getLoc())
+                 << "cannot be tiled at the slice its consumer's loop takes of it";
+        llvm::append_range(fused, *tiled);
+      } else { // a slice of the loop's output the producer initializes
+        SmallVector<LoopLikeOpInterface> loops{loop};
+        rewriter.setInsertionPoint(slice);
+        std::optional<scf::SCFFuseProducerOfSliceResult> tiled =
+            scf::tileAndFuseProducerOfSlice(rewriter, slice, loops);
+        if (!tiled)
+          return emitSilenceableFailure(producer->getLoc())
+                 << "cannot be tiled at the slice its consumer's loop takes of it";
+        llvm::append_range(fused, tiled->tiledOps);
+        rewriter.eraseOp(slice);
+      }
       any = true;
     }
     while (OpOperand *use = otherUseInside(producer, loop)) {
