@@ -28,6 +28,7 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -114,16 +115,16 @@ void inlineEntry(llvm::CallInst *call) {
     if (auto *site = dyn_cast<llvm::CallBase>(&inst))
       if (llvm::Function *callee = site->getCalledFunction(); callee && !callee->isDeclaration())
         inner.push_back(site);
-  SmallVector<llvm::Function *> callees;
+  llvm::SmallSetVector<llvm::Function *, 2> callees; // each erased once
   for (llvm::CallBase *site : inner) {
-    callees.push_back(site->getCalledFunction());
+    callees.insert(site->getCalledFunction());
     llvm::InlineFunctionInfo info;
     (void)llvm::InlineFunction(*site, info);
   }
   llvm::InlineFunctionInfo info;
   if (!llvm::InlineFunction(*call, info).isSuccess())
     return;
-  callees.push_back(interface);
+  callees.insert(interface);
   for (llvm::Function *callee : callees)
     if (callee->use_empty())
       callee->eraseFromParent();

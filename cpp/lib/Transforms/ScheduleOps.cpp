@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #define GET_OP_CLASSES
 #include "Mo/MoTransformOps.h.inc"
@@ -79,21 +80,36 @@ FailureOr<SmallVector<Operation *>> tileAtSlice(RewriterBase &rewriter, TilingIn
           rewriter.modifyOpInPlace(clone, [&] { init.set(arg); });
           break;
         }
+  llvm::scope_exit eraseClone([&] { rewriter.eraseOp(clone); });
   int64_t resultNumber = cast<OpResult>(slice.getSource()).getResultNumber();
   FailureOr<TilingResult> tiled = clone.generateResultTileValue(
       rewriter, resultNumber, slice.getMixedOffsets(), slice.getMixedSizes());
-  if (failed(tiled)) {
-    rewriter.eraseOp(clone);
+  if (failed(tiled))
     return failure();
-  }
   FailureOr<Value> value = tensor::ExtractSliceOp::rankReduceIfNeeded(
       rewriter, slice.getLoc(), tiled->tiledValues[0], slice.getType().getShape());
-  if (failed(value)) {
-    rewriter.eraseOp(clone);
+  if (failed(value))
     return failure();
-  }
   rewriter.replaceOp(slice, *value);
-  rewriter.eraseOp(clone);
+  return tiled->tiledOps;
+}
+
+/// `producer` fused at `slice` inside `loop`: tiled at a slice of its
+/// result, or (a slice of the loop's output that the producer initializes:
+/// the accumulator's fill) by `scf::tileAndFuseProducerOfSlice`, which also
+/// makes the loop's output start from the producer's own destination.
+FailureOr<SmallVector<Operation *>> fuseAtSlice(RewriterBase &rewriter, TilingInterface producer,
+                                                tensor::ExtractSliceOp slice,
+                                                LoopLikeOpInterface loop) {
+  if (slice.getSource().getDefiningOp() == producer.getOperation())
+    return tileAtSlice(rewriter, producer, slice, loop);
+  SmallVector<LoopLikeOpInterface> loops{loop};
+  rewriter.setInsertionPoint(slice);
+  std::optional<scf::SCFFuseProducerOfSliceResult> tiled =
+      scf::tileAndFuseProducerOfSlice(rewriter, slice, loops);
+  if (!tiled)
+    return failure();
+  rewriter.eraseOp(slice);
   return tiled->tiledOps;
 }
 
@@ -130,23 +146,11 @@ mo::MoFuseIntoContainingOp::apply(transform::TransformRewriter &rewriter,
       if (!tileable)
         return emitSilenceableFailure(producer->getLoc())
                << "cannot be tiled into its consumer's loop";
-      if (slice.getSource().getDefiningOp() == producer) {
-        FailureOr<SmallVector<Operation *>> tiled = tileAtSlice(rewriter, tileable, slice, loop);
-        if (failed(tiled))
-          return emitSilenceableFailure(producer->getLoc())
-                 << "cannot be tiled at the slice its consumer's loop takes of it";
-        llvm::append_range(fused, *tiled);
-      } else { // a slice of the loop's output the producer initializes
-        SmallVector<LoopLikeOpInterface> loops{loop};
-        rewriter.setInsertionPoint(slice);
-        std::optional<scf::SCFFuseProducerOfSliceResult> tiled =
-            scf::tileAndFuseProducerOfSlice(rewriter, slice, loops);
-        if (!tiled)
-          return emitSilenceableFailure(producer->getLoc())
-                 << "cannot be tiled at the slice its consumer's loop takes of it";
-        llvm::append_range(fused, tiled->tiledOps);
-        rewriter.eraseOp(slice);
-      }
+      FailureOr<SmallVector<Operation *>> tiled = fuseAtSlice(rewriter, tileable, slice, loop);
+      if (failed(tiled))
+        return emitSilenceableFailure(producer->getLoc())
+               << "cannot be tiled at the slice its consumer's loop takes of it";
+      llvm::append_range(fused, *tiled);
       any = true;
     }
     while (OpOperand *use = otherUseInside(producer, loop)) {
