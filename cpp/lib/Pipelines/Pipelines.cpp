@@ -65,12 +65,6 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
 void mo::buildCpuCodegenPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
   buildLinalgToBuffersPipeline(pm, options);
-  if (options.schedules)
-    add(pm, "func.func(mo-lower-vectors)");
-  if (options.approximateMath)
-    add(pm, "func.func(mo-approximate-math)");
-  if (options.interchangeContractions)
-    add(pm, "func.func(mo-interchange-contractions)");
   // The schedules' thread tiles (scf.forall): OpenMP's, or one loop.
   if (options.numThreads > 1)
     add(pm, llvm::formatv("scf-forall-to-parallel,convert-scf-to-openmp{{num-threads={0}},"
@@ -82,24 +76,32 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
   // The scratch buffers of loop bodies, once per thread; then each kernel
   // a function of its own (LLVM's cost grows faster than a function's size).
   add(pm, "func.func(mo-hoist-stack-buffers),mo-outline-kernels");
-  add(pm, "func.func(convert-linalg-to-loops),"
+  // Kernel by kernel (func.func nests run on every core at once), except
+  // the passes that declare symbols or change signatures.
+  if (options.schedules)
+    add(pm, "func.func(mo-lower-vectors)");
+  if (options.approximateMath)
+    add(pm, "func.func(mo-approximate-math)");
+  if (options.interchangeContractions)
+    add(pm, "func.func(mo-interchange-contractions)");
+  add(pm, "func.func(convert-linalg-to-loops,"
           "convert-vector-to-scf{full-unroll=true},"
-          "canonicalize,cse,"
+          "canonicalize,cse),"
           // Math before vectors: math-to-libm scalarizes what has no LLVM
           // intrinsic (erf in a GELU backward's 8x32 register tile) into
           // vector.extract/insert, which vector-to-llvm then lowers.
           "convert-math-to-funcs,"
           "func.func(convert-math-to-llvm),"
           "convert-math-to-libm,"
-          "convert-vector-to-llvm,"
+          "func.func(convert-vector-to-llvm),"
           "mo-widen-bool-memrefs,"
-          "expand-strided-metadata,"
+          "func.func(expand-strided-metadata,"
           "lower-affine,"
-          "convert-scf-to-cf,"
+          "convert-scf-to-cf),"
           // Allocation through mo's runtime, which keeps large blocks warm.
           "finalize-memref-to-llvm{use-generic-functions},"
-          "convert-arith-to-llvm,"
-          "convert-index-to-llvm,"
+          "func.func(convert-arith-to-llvm,"
+          "convert-index-to-llvm),"
           "convert-cf-to-llvm,"
           "convert-func-to-llvm,"
           "convert-openmp-to-llvm,"
