@@ -103,6 +103,41 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 
 // -----
 
+// A fused producer's temporary is its tile's (rows known at run time): not
+// a slice of one of the whole tensor's size, allocated outside the loop.
+// CHECK-LABEL: func.func @row_temporary
+// CHECK-NOT: tensor.empty(%{{.+}}) : tensor<?x1024xf32>
+// CHECK: scf.forall
+// CHECK: %[[TEMP:.+]] = tensor.empty(%{{.+}}) : tensor<?x1024xf32>
+// CHECK: linalg.generic {{.+}} outs(%[[TEMP]] : tensor<?x1024xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @row_temporary(%x: tensor<?x1024xf32>) -> tensor<?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x1024xf32>
+  %e2 = tensor.empty(%n) : tensor<?x1024xf32>
+  %sq = linalg.generic {indexing_maps = [#x, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?x1024xf32>) outs(%e2 : tensor<?x1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.mulf %in, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<?x1024xf32>
+  %e1 = tensor.empty(%n) : tensor<?xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?xf32>) -> tensor<?xf32>
+  %s = linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%sq : tensor<?x1024xf32>) outs(%s0 : tensor<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<?xf32>
+  return %s : tensor<?xf32>
+}
+
+// -----
+
 // A batch_matmul data-tiled: the threads split the batch; each batch is
 // the mmt4d schedule's cache blocks and 8 x 32 accumulator tile.
 // CHECK-LABEL: func.func @batched
@@ -155,11 +190,14 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 
 // Few rows: the threads split the columns, and inside each thread's k
 // blocks of 256 a 16-tile panel of B is packed (4 k steps a vector), then
-// every row tile's 8 x 32 accumulator runs over it.
+// every row tile's 8 x 32 accumulator runs over it. The panel is one
+// buffer per thread, which every k block packs again (it stays in L2; a
+// slice of B's whole packed shape was 4 MB per thread, written once).
 // CHECK-LABEL: func.func @wide
 // CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<8x32x8x32xf32>)
-// CHECK: scf.for %{{.+}} step %c256
-// CHECK: scf.for %{{.+}} to %c16 step %c1 iter_args(%{{.+}}) -> (tensor<16x256x32x1xf32>)
+// CHECK: %[[PANEL:.+]] = tensor.empty() : tensor<16x256x32x1xf32>
+// CHECK-NEXT: scf.for %{{.+}} step %c256
+// CHECK-NEXT: scf.for %{{.+}} to %c16 step %c1 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x32x1xf32>)
 // CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<16x256x32x1xf32>
 // CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x8x32xf32>)
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
