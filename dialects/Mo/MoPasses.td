@@ -326,6 +326,39 @@ def MoSerializeSmallParallel
                            "::mlir::omp::OpenMPDialect"];
 }
 
+def MoBoundTileBuffers
+    : Pass<"mo-bound-tile-buffers", "::mlir::func::FuncOp"> {
+  let summary = "A partial tile's scratch buffer allocated at the tile's full size";
+  let description = [{
+    A tile of rows known only at run time has `min(2, n - i)` rows, and so
+    do the scratch buffers of the ops fused into it (a row tile's means and
+    variances): `memref.alloc(%rows)`, a call of the allocator per tile,
+    where the same graph with static rows gets `memref<2xf32>` on the stack
+    (a 4096-row layer_norm: 10,240 allocations per call, 1.7x slower). Each
+    `memref.alloc` whose dynamic sizes all have a constant upper bound, at
+    most `max-bytes` in all, allocates the bound and is used through a view
+    of its real sizes; `promote-buffers-to-stack` and
+    `mo-hoist-stack-buffers` then treat it as the static graph's. Run after
+    bufferization, before deallocation.
+
+    ```mlir
+    %n = affine.min affine_map<(d0)[s0] -> (2, s0 - d0)>(%i)[%rows]
+    %a = memref.alloc(%n) : memref<?xf32>
+    ```
+    becomes
+    ```mlir
+    %b = memref.alloc() : memref<2xf32>
+    %v = memref.subview %b[0] [%n] [1] : memref<2xf32> to memref<?xf32, strided<[1]>>
+    %a = memref.cast %v : memref<?xf32, strided<[1]>> to memref<?xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"65536",
+           "The largest bound allocated instead of the real size">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def MoHoistStackBuffers
     : Pass<"mo-hoist-stack-buffers", "::mlir::func::FuncOp"> {
   let summary = "Stack buffers of loop bodies allocated once per allocation scope";

@@ -54,9 +54,11 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
           "allow-return-allocs-from-loops},"
           // In-place slice updates leave self-copies of equal subviews.
           "cse,canonicalize,"
-          // Small scratch buffers (a row tile's means) on the stack
-          // (hoisted out of their loops after the thread tiles are made).
-          "func.func(promote-buffers-to-stack{max-alloc-size-in-bytes=4096}),"
+          // Small scratch buffers (a row tile's means) on the stack, a
+          // partial tile's at the full tile's size (hoisted out of their
+          // loops after the thread tiles are made).
+          "func.func(mo-bound-tile-buffers,"
+          "promote-buffers-to-stack{max-alloc-size-in-bytes=4096}),"
           "buffer-deallocation-pipeline,"
           "convert-bufferization-to-memref,"
           "func.func(mo-expand-strided-copies,mo-skip-empty-kernels)");

@@ -1,7 +1,9 @@
-//===- StackBuffers.cpp - stack buffers allocated once per scope ----------===//
+//===- StackBuffers.cpp - a tile's scratch buffers, sized and placed ------===//
 //
-// A kernel's small scratch buffers go on the stack (promote-buffers-to-stack);
-// this pass moves those allocated inside loop bodies to the entry of their
+// A kernel's small scratch buffers go on the stack (promote-buffers-to-stack).
+// mo-bound-tile-buffers gives a partial tile's buffers the full tile's static
+// size first, so that run-time shapes get them there too; mo-hoist-stack-
+// buffers moves those allocated inside loop bodies to the entry of their
 // allocation scope (the function, or a thread's omp.parallel region).
 //
 //===----------------------------------------------------------------------===//
@@ -12,9 +14,11 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::mo {
+#define GEN_PASS_DEF_MOBOUNDTILEBUFFERS
 #define GEN_PASS_DEF_MOHOISTSTACKBUFFERS
 #include "Mo/MoPasses.h.inc"
 } // namespace mlir::mo
@@ -22,6 +26,54 @@ namespace mlir::mo {
 using namespace mlir;
 
 namespace {
+
+struct MoBoundTileBuffersPass
+    : public mo::impl::MoBoundTileBuffersBase<MoBoundTileBuffersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<memref::AllocOp> allocs;
+    getOperation().walk([&](memref::AllocOp op) {
+      if (!op.getDynamicSizes().empty() && op.getType().getLayout().isIdentity())
+        allocs.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (memref::AllocOp op : allocs) {
+      MemRefType type = op.getType();
+      SmallVector<int64_t> bound(type.getShape());
+      int64_t elements = 1;
+      bool bounded = true;
+      unsigned next = 0;
+      for (int64_t &size : bound) {
+        if (ShapedType::isDynamic(size)) {
+          FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
+              presburger::BoundType::UB, op.getDynamicSizes()[next++], nullptr,
+              /*closedUB=*/true);
+          if (failed(upper) || *upper < 0) {
+            bounded = false;
+            break;
+          }
+          size = *upper;
+        }
+        elements *= size;
+      }
+      unsigned bits = type.getElementTypeBitWidth();
+      if (!bounded || bits == 0 || bits % 8 != 0 || elements > maxBytes / (bits / 8))
+        continue;
+      rewriter.setInsertionPoint(op);
+      Location loc = op.getLoc();
+      auto full = memref::AllocOp::create(
+          rewriter, loc, MemRefType::get(bound, type.getElementType(), nullptr,
+                                         type.getMemorySpace()),
+          op.getAlignmentAttr());
+      SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+      Value view = memref::SubViewOp::create(rewriter, loc, full, offsets, sizes, strides);
+      rewriter.replaceOpWithNewOp<memref::CastOp>(op, type, view);
+    }
+  }
+};
 
 struct MoHoistStackBuffersPass
     : public mo::impl::MoHoistStackBuffersBase<MoHoistStackBuffersPass> {
