@@ -326,6 +326,32 @@ def MoSerializeSmallParallel
                            "::mlir::omp::OpenMPDialect"];
 }
 
+def MoKeepStaticViews
+    : Pass<"mo-keep-static-views", "::mlir::func::FuncOp"> {
+  let summary = "Casts of buffers to a more static shape become reinterpret_casts";
+  let description = [{
+    The entry checks its run-time-sized buffers and casts each to its static
+    shape; `memref::foldMemRefCast`, which every linalg op's folder calls,
+    folds a cast into its consumer whichever way it goes, so canonicalization
+    handed the kernels the run-time-sized buffer (a weight `memref<?xf32>`
+    where its type says 1024). After bufferization, this pass makes every
+    `memref.cast` of an identity-layout buffer to one with more static dims a
+    `memref.reinterpret_cast` to the same type (offset 0, row-major strides),
+    which no consumer folds.
+
+    ```mlir
+    %w = memref.cast %arg1 : memref<?xf32> to memref<1024xf32>
+    ```
+    becomes
+    ```mlir
+    %w = memref.reinterpret_cast %arg1 to offset: [0], sizes: [1024], strides: [1]
+        : memref<?xf32> to memref<1024xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def MoBoundTileBuffers
     : Pass<"mo-bound-tile-buffers", "::mlir::func::FuncOp"> {
   let summary = "A partial tile's scratch buffer allocated at the tile's full size";

@@ -52,6 +52,8 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
           "one-shot-bufferize{bufferize-function-boundaries "
           "function-boundary-type-conversion=identity-layout-map "
           "allow-return-allocs-from-loops},"
+          // Checked arguments keep their static shapes in the kernels.
+          "func.func(mo-keep-static-views),"
           // In-place slice updates leave self-copies of equal subviews.
           "cse,canonicalize,"
           // Small scratch buffers (a row tile's means) on the stack, a
