@@ -348,7 +348,7 @@ def MoKeepStaticViews
         : memref<?xf32> to memref<1024xf32>
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 

@@ -5,12 +5,13 @@
 // RUN: mo-opt %s --pass-pipeline="builtin.module(func.func(mo-keep-static-views))" | FileCheck %s
 // RUN: mo-opt %s --pass-pipeline="builtin.module(func.func(mo-keep-static-views),canonicalize)" | FileCheck %s --check-prefix=FOLD
 
+// CHECK: #[[TIMES4:.+]] = affine_map<()[s0] -> (s0 * 4)>
 // CHECK-LABEL: func.func @entry
 // CHECK: %[[W:.+]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [1024], strides: [1] : memref<?xf32> to memref<1024xf32>
 // CHECK: %[[N:.+]] = memref.dim %arg1, %c0
 // CHECK: %[[X:.+]] = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%[[N]], 16, 64], strides: [1024, 64, 1] : memref<?x?x?xf32> to memref<?x16x64xf32>
 // CHECK: %[[M:.+]] = memref.dim %arg2, %c1
-// CHECK: %[[S:.+]] = arith.muli %{{.+}}, %[[M]]
+// CHECK: %[[S:.+]] = affine.apply #[[TIMES4]]()[%[[M]]]
 // CHECK: memref.reinterpret_cast %arg2 to offset: [0], sizes: [8, %[[M]], 4], strides: [%[[S]], 4, 1] : memref<?x?x?xf32> to memref<8x?x4xf32>
 // CHECK: memref.cast %{{.+}} : memref<4xf32> to memref<?xf32>
 // CHECK: memref.cast %{{.+}} : memref<?xf32, strided<[2]>> to memref<4xf32, strided<[2]>>

@@ -11,10 +11,10 @@
 
 #include "mo/Conversion/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::mo {
@@ -45,30 +45,14 @@ struct MoKeepStaticViewsPass
       rewriter.setInsertionPoint(op);
       Location loc = op.getLoc();
       // Sizes: the result's static ones, the source's where it has none;
-      // strides: the identity layout's, row-major products of the sizes.
-      SmallVector<OpFoldResult> sizes, strides(result.getRank());
+      // strides: the identity layout's (suffix products of the sizes).
+      SmallVector<OpFoldResult> sizes;
       for (int64_t d = 0; d < result.getRank(); ++d)
         sizes.push_back(result.isDynamicDim(d)
                             ? OpFoldResult(memref::DimOp::create(rewriter, loc, op.getSource(), d)
                                                .getResult())
                             : OpFoldResult(rewriter.getIndexAttr(result.getDimSize(d))));
-      int64_t stride = 1;
-      Value dynamicStride;
-      for (int64_t d = result.getRank() - 1; d >= 0; --d) {
-        strides[d] = dynamicStride ? OpFoldResult(dynamicStride)
-                                   : OpFoldResult(rewriter.getIndexAttr(stride));
-        if (d == 0)
-          break;
-        if (!dynamicStride && !result.isDynamicDim(d)) {
-          stride *= result.getDimSize(d);
-          continue;
-        }
-        Value size = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
-        Value current = dynamicStride ? dynamicStride
-                                      : arith::ConstantIndexOp::create(rewriter, loc, stride)
-                                            .getResult();
-        dynamicStride = arith::MulIOp::create(rewriter, loc, current, size);
-      }
+      SmallVector<OpFoldResult> strides = memref::computeStridesIRBlock(loc, rewriter, sizes);
       rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(
           op, result, op.getSource(), rewriter.getIndexAttr(0), sizes, strides);
     }
