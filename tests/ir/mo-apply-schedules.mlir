@@ -159,19 +159,19 @@ func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor
 // -----
 
 // The direct convolution: the threads split the rows of output pixels; a
-// tile of 8 pixels x 32 channels is one accumulator carried in registers
-// through the window (kh, kw) and the input channels (16 a step), each step
-// an 8 x 16 by 16 x 32 contraction of the input as it is and the filter's
-// rows. At the end, 32-wide FMAs of broadcast input elements, no element
+// tile of 14 pixels x 32 channels is one accumulator carried in registers
+// through the window (kh, kw) and the input channels (one a step), each
+// step the outer product of 14 input elements as they are and a row of the
+// filter. At the end, 32-wide FMAs of broadcast input elements, no element
 // stored alone.
 // CHECK-LABEL: func.func @conv
 // CHECK: scf.forall (%{{.+}}) in (56)
-// CHECK: scf.for %{{.+}} step %c8
+// CHECK: scf.for %{{.+}} step %c14
 // CHECK: scf.for %{{.+}} step %c32
-// CHECK: scf.for {{.+}} to %c3 {{.+}} -> (vector<1x8x32xf32>)
-// CHECK: scf.for {{.+}} to %c3 {{.+}} -> (vector<1x8x32xf32>)
-// CHECK: scf.for {{.+}} step %c16 {{.+}} -> (vector<1x8x32xf32>)
-// CHECK: vector.contract {{.+}} : vector<8x16xf32>, vector<16x32xf32> into vector<8x32xf32>
+// CHECK: scf.for {{.+}} to %c3 {{.+}} -> (vector<1x14x32xf32>)
+// CHECK: scf.for {{.+}} to %c3 {{.+}} -> (vector<1x14x32xf32>)
+// CHECK: scf.for {{.+}} to %c64 step %c1 {{.+}} -> (vector<1x14x32xf32>)
+// CHECK: vector.contract {{.+}} : vector<14x1xf32>, vector<1x32xf32> into vector<14x32xf32>
 // CHECK-NOT: linalg.conv
 // LLVM-LABEL: llvm.func @conv
 // LLVM: omp.parallel

@@ -216,12 +216,13 @@ func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor
 // -----
 
 // A 2-D convolution (NHWC, HWCF) whose output rows divide a register tile
-// is computed directly: tiles of pixels by channels (8 x 32 on AVX-512,
-// 4 x 16 on AVX2), 16 input channels a step.
+// is computed directly: tiles of pixels by channels, the most pixels up to
+// the registers left beside one filter row (14 x 32 on AVX-512; 6 x 16 on
+// AVX2, where 56 rows take 4), one input channel a step.
 // AVX512-LABEL: func.func @conv
-// AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [8, 32, 16]}
+// AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [14, 32, 1]}
 // AVX2-LABEL: func.func @conv
-// AVX2: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [4, 16, 16]}
+// AVX2: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [4, 16, 1]}
 func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x56x56x64xf32>
@@ -233,24 +234,25 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 
 // -----
 
-// Rows of 13 pixels divide no register tile: im2col times the filter as a
-// matrix, the window gather a copy, the product a data-tiled (padded) matmul.
+// Rows of 17 pixels (a prime over the 14 a register tile holds) divide no
+// register tile: im2col times the filter as a matrix, the window gather a
+// copy, the product a data-tiled (padded) matmul.
 // AVX512-LABEL: func.func @conv_ragged
-// AVX512: %[[W:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<1x15x15x64xf32>) outs(%{{.+}} : tensor<1x13x13x3x3x64xf32>)
-// AVX512: %[[L:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x13x13x3x3x64xf32> into tensor<169x576xf32>
+// AVX512: %[[W:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<1x19x19x64xf32>) outs(%{{.+}} : tensor<1x17x17x3x3x64xf32>)
+// AVX512: %[[L:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x17x17x3x3x64xf32> into tensor<289x576xf32>
 // AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
-// AVX512: linalg.pack %[[L]] {{.+}} -> tensor<22x576x8x1xf32>
+// AVX512: linalg.pack %[[L]] {{.+}} -> tensor<37x576x8x1xf32>
 // AVX512: linalg.pack %[[R]] {{.+}} -> tensor<2x576x32x1xf32>
-// AVX512: linalg.mmt4d {mo.schedule = {fuse = 0 : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}}
-// AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 13, 13, 64] : tensor<169x64xf32> into tensor<1x13x13x64xf32>
+// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
+// AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 17, 17, 64] : tensor<289x64xf32> into tensor<1x17x17x64xf32>
 // AVX512-NOT: linalg.conv_2d
-func.func @conv_ragged(%x: tensor<1x15x15x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x13x13x64xf32> {
+func.func @conv_ragged(%x: tensor<1x19x19x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x17x17x64xf32> {
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x13x13x64xf32>
-  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x13x13x64xf32>) -> tensor<1x13x13x64xf32>
+  %e = tensor.empty() : tensor<1x17x17x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x17x17x64xf32>) -> tensor<1x17x17x64xf32>
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x15x15x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x13x13x64xf32>) -> tensor<1x13x13x64xf32>
-  return %r : tensor<1x13x13x64xf32>
+      ins(%x, %w : tensor<1x19x19x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x17x17x64xf32>) -> tensor<1x17x17x64xf32>
+  return %r : tensor<1x17x17x64xf32>
 }
 
 // -----
