@@ -1,8 +1,9 @@
 // mo-apply-schedules: each op's schedule carried out by the schedule
-// library. The data-tiled 1024^3 matmul: packs and the unpack split across
-// threads and vectorized; the mmt4d split into two thread tiles (its fill
-// inside them), cache blocks of 16 x 256, and an 8 x 32 accumulator carried
-// in registers through the k loop.
+// library. The data-tiled 1024^3 matmul: the pack of A and the unpack split
+// across threads and vectorized; the mmt4d split into two thread tiles of
+// columns (the fill inside them), each packing its 16-tile panel of B for
+// every k block of 256 into one buffer, then an 8 x 32 accumulator carried
+// in registers through the k loop for every tile of its columns.
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx512f},mo-apply-schedules),canonicalize,cse)" | FileCheck %s
 // The whole CPU pipeline turns the thread tiles into OpenMP and the
 // accumulator tile into 32-wide FMAs.
@@ -11,12 +12,14 @@
 // CHECK-LABEL: func.func @square
 // CHECK: scf.forall (%{{.+}}) in (128) shared_outs(%{{.+}}) -> (tensor<128x1024x8x1xf32>)
 // CHECK: vector.transfer_write %{{.+}} : vector<8x8x1xf32>, tensor<1x1024x8x1xf32>
-// CHECK: scf.forall (%{{.+}}) in (32) shared_outs(%{{.+}}) -> (tensor<32x1024x32x1xf32>)
-// CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<1x1024x32x1xf32>
 // CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<128x32x8x32xf32>)
-// CHECK: vector.transfer_write %{{.+}} : vector<8x32xf32>, tensor<64x32x8x32xf32>
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c16
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c256
+// CHECK: vector.transfer_write %{{.+}} : vector<8x32xf32>, tensor<128x16x8x32xf32>
+// CHECK: %[[PANEL:.+]] = tensor.empty() : tensor<16x256x32x1xf32>
+// CHECK: scf.for %{{.+}} step %c256
+// CHECK: scf.for %{{.+}} to %c16 step %c1 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x32x1xf32>)
+// CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<16x256x32x1xf32>
+// CHECK: scf.for %{{.+}} to %c128 step %c1
+// CHECK: scf.for %{{.+}} to %c16 step %c1
 // CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x8x32xf32>)
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
 // CHECK: scf.forall (%{{.+}}) in (128) shared_outs(%{{.+}}) -> (tensor<1024x1024xf32>)
@@ -39,6 +42,27 @@ func.func @square(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tenso
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   %r = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   return %r : tensor<1024x1024xf32>
+}
+
+// -----
+
+// One tile of columns for two threads: the threads split the rows of tiles
+// instead, B packed first in a kernel of its own, and each thread walks
+// cache blocks of 256 k steps over its 64 row tiles.
+// CHECK-LABEL: func.func @narrow
+// CHECK: scf.forall (%{{.+}}) in (128) shared_outs(%{{.+}}) -> (tensor<128x1024x8x1xf32>)
+// CHECK: scf.for %{{.+}} step %c4 iter_args(%{{.+}}) -> (tensor<1x1024x32x1xf32>)
+// CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<1x1024x32x1xf32>
+// CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<128x1x8x32xf32>)
+// CHECK: scf.for %{{.+}} step %c256
+// CHECK: scf.for %{{.+}} to %c64 step %c1
+// CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
+func.func @narrow(%a: tensor<1024x1024xf32>, %b: tensor<1024x32xf32>) -> tensor<1024x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x32xf32>) -> tensor<1024x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x32xf32>) outs(%c : tensor<1024x32xf32>) -> tensor<1024x32xf32>
+  return %r : tensor<1024x32xf32>
 }
 
 // -----

@@ -2,22 +2,23 @@
 // or a convolution as im2col times a matrix) is data-tiled for
 // the target's register tile (8 x 32 with AVX-512, 6 x 16 with AVX2), padded
 // where the sizes do not divide, and each step records its schedule; the
-// threads split the rows of tiles when there are many, else the columns; a
+// threads split the columns of tiles when each gets some (each packing the
+// panels of B it needs, the pack fused into its tiles), else the rows; a
 // small product stays a matmul (loops). Row kernels form chains (below).
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx512f}),canonicalize)" | FileCheck %s --check-prefix=AVX512
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx2,+fma}),canonicalize)" | FileCheck %s --check-prefix=AVX2
 
 // AVX512-LABEL: func.func @square
 // AVX512: %[[A:.+]] = linalg.pack %arg0 inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %{{.+}} {mo.schedule = {kind = "relayout", sizes = [1, 8, 1, 8, 8, 1]}} : tensor<1024x1024xf32> -> tensor<128x1024x8x1xf32>
-// AVX512: %[[B:.+]] = linalg.pack %arg1 outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %{{.+}} {mo.schedule = {kind = "relayout", sizes = [1, 4, 1, 4, 32, 1]}} : tensor<1024x1024xf32> -> tensor<32x1024x32x1xf32>
+// AVX512: %[[B:.+]] = linalg.pack %arg1 outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %{{.+}} {mo.fused_into = [[G:[0-9]+]] : i64} : tensor<1024x1024xf32> -> tensor<32x1024x32x1xf32>
 // AVX512: %[[C:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<128x32x8x32xf32>)
-// AVX512: %[[P:.+]] = linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}} ins(%[[A]], %[[B]] : {{.+}}) outs(%[[C]] :
+// AVX512: %[[P:.+]] = linalg.mmt4d {mo.schedule = {fuse = [[G]] : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}} ins(%[[A]], %[[B]] : {{.+}}) outs(%[[C]] :
 // AVX512: linalg.unpack %[[P]] inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %{{.+}} {mo.schedule = {kind = "relayout", sizes = [8, 32, 1, 1, 8, 32]}} : tensor<128x32x8x32xf32> -> tensor<1024x1024xf32>
 // AVX512-NOT: linalg.matmul
 // AVX2-LABEL: func.func @square
 // AVX2: inner_tiles = [6, 1] into {{.+}} -> tensor<171x1024x6x1xf32>
 // AVX2: inner_tiles = [16, 1] into {{.+}} -> tensor<64x1024x16x1xf32>
-// AVX2: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
+// AVX2: linalg.mmt4d {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 16]}}
 // AVX2: inner_tiles = [6, 16] into {{.+}} : tensor<171x64x6x16xf32> -> tensor<1024x1024xf32>
 func.func @square(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %zero = arith.constant 0.0 : f32
@@ -30,11 +31,11 @@ func.func @square(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tenso
 // -----
 
 // Rows known at run time, columns that do not divide 32: padded packs, the
-// threads on the rows.
+// threads on the columns (as many tiles whatever the rows).
 // AVX512-LABEL: func.func @ragged
 // AVX512: linalg.pack %arg0 padding_value(%{{.+}} : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %{{.+}} : tensor<?x1000xf32> -> tensor<?x1000x8x1xf32>
 // AVX512: linalg.pack %arg1 padding_value(%{{.+}} : f32) outer_dims_perm = [1, 0] {{.+}} : tensor<1000x1000xf32> -> tensor<32x1000x32x1xf32>
-// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
+// AVX512: linalg.mmt4d {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}}
 // AVX512: linalg.unpack {{.+}} : tensor<?x32x8x32xf32> -> tensor<?x1000xf32>
 func.func @ragged(%a: tensor<?x1000xf32>, %b: tensor<1000x1000xf32>) -> tensor<?x1000xf32> {
   %zero = arith.constant 0.0 : f32
@@ -44,6 +45,21 @@ func.func @ragged(%a: tensor<?x1000xf32>, %b: tensor<1000x1000xf32>) -> tensor<?
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x1000xf32>) -> tensor<?x1000xf32>
   %r = linalg.matmul ins(%a, %b : tensor<?x1000xf32>, tensor<1000x1000xf32>) outs(%c : tensor<?x1000xf32>) -> tensor<?x1000xf32>
   return %r : tensor<?x1000xf32>
+}
+
+// -----
+
+// One tile of columns for two threads: the threads split the rows, and B is
+// packed on its own.
+// AVX512-LABEL: func.func @narrow
+// AVX512: linalg.pack %arg1 {{.+}} {mo.schedule = {kind = "relayout", sizes = [1, 4, 1, 4, 32, 1]}} : tensor<1024x32xf32> -> tensor<1x1024x32x1xf32>
+// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
+func.func @narrow(%a: tensor<1024x1024xf32>, %b: tensor<1024x32xf32>) -> tensor<1024x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x32xf32>) -> tensor<1024x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x32xf32>) outs(%c : tensor<1024x32xf32>) -> tensor<1024x32xf32>
+  return %r : tensor<1024x32xf32>
 }
 
 // -----
@@ -243,7 +259,7 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 // AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
 // AVX512: linalg.pack %[[L]] {{.+}} -> tensor<37x576x8x1xf32>
 // AVX512: linalg.pack %[[R]] {{.+}} -> tensor<2x576x32x1xf32>
-// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
+// AVX512: linalg.mmt4d {mo.schedule = {fuse = 0 : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}}
 // AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 17, 17, 64] : tensor<289x64xf32> into tensor<1x17x17x64xf32>
 // AVX512-NOT: linalg.conv_2d
 func.func @conv_ragged(%x: tensor<1x19x19x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x17x17x64xf32> {
