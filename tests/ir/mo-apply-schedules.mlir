@@ -67,6 +67,28 @@ func.func @narrow(%a: tensor<1024x1024xf32>, %b: tensor<1024x32xf32>) -> tensor<
 
 // -----
 
+// Rows known at run time, k (64) shorter than a cache block: the threads
+// split the columns, and each packs its panel of B four k steps a copy,
+// whole vectors (a block of 256 left its size a min nothing folded, and the
+// pack a masked copy per element).
+// CHECK-LABEL: func.func @short_k
+// CHECK: scf.forall (%{{.+}}) in (2)
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c4
+// CHECK-NEXT: vector.transfer_read %arg1[%{{.+}}, %{{.+}}], %{{[^ ]+}} {in_bounds = [true, true]} : tensor<64x128xf32>, vector<4x32xf32>
+// CHECK-NEXT: vector.shape_cast
+// CHECK-NEXT: vector.transfer_write %{{.+}} {in_bounds = [true, true, true]} : vector<4x32x1xf32>
+func.func @short_k(%a: tensor<?x64xf32>, %b: tensor<64x128xf32>) -> tensor<?x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%m) : tensor<?x128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x128xf32>) outs(%c : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %r : tensor<?x128xf32>
+}
+
+// -----
+
 // A softmax chain fused per tile of 2 rows: one scf.forall computes the max,
 // exp, sum and divide of its rows; nothing is left outside. The exp, whose
 // destination is the output's, writes its tile into the output's (no
