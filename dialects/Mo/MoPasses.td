@@ -171,9 +171,13 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     ```
 
     A batch_matmul takes the same layout with its batch as one more outer
-    dim (`linalg.batch_mmt4d`); a 2-D NHWC/HWCF convolution is first
-    rewritten as im2col (a window-gather `linalg.generic`) times the filter
-    as a matrix, a `linalg.matmul`.
+    dim (`linalg.batch_mmt4d`). A 2-D NHWC/HWCF convolution whose output
+    rows divide a register tile is computed directly (`{kind = "conv",
+    sizes = [pixels, channels, 1]}`); with a filter over 1 MiB, the filter is
+    first packed as [F/tf][KH][KW][C][tf] and an `scf.for` runs one such
+    convolution per tile of `tf` output channels, each on its contiguous
+    block of the filter. Any other is rewritten as im2col (a window-gather
+    `linalg.generic`) times the filter as a matrix, a `linalg.matmul`.
 
     A `linalg.generic` of elementwise, broadcast or reduction form with 2^16
     iterations or more claims the producers that compute row by row with it
@@ -190,8 +194,10 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"host\"",
            "Target features (`+avx512f,...`), or `host`">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -251,6 +251,28 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 
 // -----
 
+// A filter over 1 MiB (3x3, 256 -> 256: 2.25 MiB) is packed once per call
+// as [F/32][KH][KW][C][32], and a loop over the 8 channel tiles runs one
+// direct convolution each on its contiguous block of the filter (read in
+// place, the tiles' columns of a row of 256 crowded L2's sets).
+// AVX512-LABEL: func.func @conv_big_filter
+// AVX512: %[[S:.+]] = tensor.expand_shape %arg1 {{\[\[}}0], [1], [2], [3, 4]] output_shape [3, 3, 256, 8, 32]
+// AVX512: %[[P:.+]] = linalg.generic {{.+}} ins(%[[S]] : tensor<3x3x256x8x32xf32>) outs(%{{.+}} : tensor<8x3x3x256x32xf32>)
+// AVX512: scf.for %[[T:.+]] = %c0 to %c8 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x14x14x256xf32>)
+// AVX512: %[[W:.+]] = tensor.extract_slice %[[P]][%[[T]], 0, 0, 0, 0] [1, 3, 3, 256, 32] [1, 1, 1, 1, 1] : tensor<8x3x3x256x32xf32> to tensor<3x3x256x32xf32>
+// AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [14, 32, 1]}{{.+}} ins(%arg0, %[[W]] : tensor<1x16x16x256xf32>, tensor<3x3x256x32xf32>)
+// AVX512: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, %{{.+}}] [1, 14, 14, 32] [1, 1, 1, 1]
+func.func @conv_big_filter(%x: tensor<1x16x16x256xf32>, %w: tensor<3x3x256x256xf32>) -> tensor<1x14x14x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x14x14x256xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x16x256xf32>, tensor<3x3x256x256xf32>) outs(%c : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+  return %r : tensor<1x14x14x256xf32>
+}
+
+// -----
+
 // Rows of 17 pixels (a prime over the 14 a register tile holds) divide no
 // register tile: im2col times the filter as a matrix, the window gather a
 // copy, the product a data-tiled (padded) matmul.

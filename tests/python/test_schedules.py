@@ -129,13 +129,17 @@ def test_transposes_match_numpy(threads, shape, perm, run_shape):
 
 # (input NHWC as staged, filter KH KW C F, stride, dilation, padding, batch
 # to run with): the direct schedule (rows of pixels that divide a register
-# tile, channels in halves of one) and, where they do not, im2col.
+# tile, channels in halves of one; a filter over 1 MiB packed by channel
+# tiles first) and, where they do not, im2col.
 CONVS = [
-    ((1, 56, 56, 64), (3, 3, 64, 64), 1, 1, 1, 1),     # w6: direct, 8 x 32
-    (("n", 16, 16, 12), (3, 3, 12, 48), 1, 1, 1, 3),   # run-time batch, 4 channels a step
+    ((1, 56, 56, 64), (3, 3, 64, 64), 1, 1, 1, 1),     # w6: direct, 14 x 32
+    (("n", 16, 16, 12), (3, 3, 12, 48), 1, 1, 1, 3),   # run-time batch, half tiles of channels
     ((2, 29, 29, 16), (3, 3, 16, 32), 2, 1, 0, 2),     # stride 2: 14-pixel rows
     ((1, 20, 20, 8), (3, 3, 8, 16), 1, 2, 2, 1),       # dilation 2
-    ((1, 15, 15, 64), (3, 3, 64, 64), 1, 1, 0, 1),     # 13-pixel rows: im2col
+    ((1, 15, 15, 64), (3, 3, 64, 64), 1, 1, 0, 1),     # 13-pixel rows
+    ((1, 16, 16, 256), (3, 3, 256, 256), 1, 1, 0, 1),  # 2.25 MiB filter: packed, 8 tiles
+    (("n", 9, 9, 160), (3, 3, 160, 512), 2, 1, 1, 2),  # packed, stride 2, 5-pixel rows
+    ((1, 19, 19, 64), (3, 3, 64, 64), 1, 1, 0, 1),     # 17-pixel rows: im2col
     ((1, 12, 12, 3), (5, 5, 3, 32), 1, 1, 2, 1),       # 3 input channels: im2col
 ]
 
