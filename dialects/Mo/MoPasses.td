@@ -174,9 +174,11 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     dim (`linalg.batch_mmt4d`). A 2-D NHWC/HWCF convolution whose output
     rows divide a register tile is computed directly (`{kind = "conv",
     sizes = [pixels, channels, 1]}`); with a filter over 1 MiB, the filter is
-    first packed as [F/tf][KH][KW][C][tf] and an `scf.for` runs one such
+    first packed as [F/tf][KH][KW][C][tf] and a loop runs one such
     convolution per tile of `tf` output channels, each on its contiguous
-    block of the filter. Any other is rewritten as im2col (a window-gather
+    block of the filter: an `scf.forall` the threads split when they share
+    the tiles evenly (each tile's rows in turn: `conv_serial`), else an
+    `scf.for`. Any other is rewritten as im2col (a window-gather
     `linalg.generic`) times the filter as a matrix, a `linalg.matmul`.
 
     A `linalg.generic` of elementwise, broadcast or reduction form with 2^16

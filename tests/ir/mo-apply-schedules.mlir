@@ -234,6 +234,30 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 
 // -----
 
+// A filter over 1 MiB: the threads split the 8 tiles of 32 output channels;
+// each tile's convolution (conv_serial) walks its rows and 14-pixel tiles in
+// turn, the accumulator in registers through the window and the channels.
+// CHECK-LABEL: func.func @conv_big_filter
+// CHECK: scf.forall (%{{.+}}) in (8) shared_outs(%{{.+}}) -> (tensor<1x14x14x256xf32>)
+// CHECK-NOT: scf.forall
+// CHECK: scf.for %{{.+}} to %c14 step %c1
+// CHECK: scf.for {{.+}} to %c3 {{.+}} -> (vector<1x14x32xf32>)
+// CHECK: scf.for {{.+}} to %c3 {{.+}} -> (vector<1x14x32xf32>)
+// CHECK: scf.for {{.+}} to %c256 step %c1 {{.+}} -> (vector<1x14x32xf32>)
+// CHECK: vector.contract {{.+}} : vector<14x1xf32>, vector<1x32xf32> into vector<14x32xf32>
+// CHECK: tensor.parallel_insert_slice
+// CHECK-NOT: linalg.conv
+func.func @conv_big_filter(%x: tensor<1x16x16x256xf32>, %w: tensor<3x3x256x256xf32>) -> tensor<1x14x14x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x14x14x256xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x16x256xf32>, tensor<3x3x256x256xf32>) outs(%c : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+  return %r : tensor<1x14x14x256xf32>
+}
+
+// -----
+
 // Few rows: the threads split the columns, and inside each thread's k
 // blocks of 256 a 16-tile panel of B is packed (4 k steps a vector), then
 // every row tile's 8 x 32 accumulator runs over it. The panel is one

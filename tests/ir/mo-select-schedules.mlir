@@ -252,16 +252,17 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 // -----
 
 // A filter over 1 MiB (3x3, 256 -> 256: 2.25 MiB) is packed once per call
-// as [F/32][KH][KW][C][32], and a loop over the 8 channel tiles runs one
-// direct convolution each on its contiguous block of the filter (read in
-// place, the tiles' columns of a row of 256 crowded L2's sets).
+// as [F/32][KH][KW][C][32], and a loop over the 8 channel tiles, which the
+// two threads split, runs one direct convolution each on its contiguous
+// block of the filter, its rows in turn (read in place, the tiles' columns
+// of a row of 256 crowded L2's sets).
 // AVX512-LABEL: func.func @conv_big_filter
 // AVX512: %[[S:.+]] = tensor.expand_shape %arg1 {{\[\[}}0], [1], [2], [3, 4]] output_shape [3, 3, 256, 8, 32]
 // AVX512: %[[P:.+]] = linalg.generic {{.+}} ins(%[[S]] : tensor<3x3x256x8x32xf32>) outs(%{{.+}} : tensor<8x3x3x256x32xf32>)
-// AVX512: scf.for %[[T:.+]] = %c0 to %c8 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x14x14x256xf32>)
+// AVX512: scf.forall (%[[T:.+]]) in (8) shared_outs(%[[O:.+]] = %{{.+}}) -> (tensor<1x14x14x256xf32>)
 // AVX512: %[[W:.+]] = tensor.extract_slice %[[P]][%[[T]], 0, 0, 0, 0] [1, 3, 3, 256, 32] [1, 1, 1, 1, 1] : tensor<8x3x3x256x32xf32> to tensor<3x3x256x32xf32>
-// AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [14, 32, 1]}{{.+}} ins(%arg0, %[[W]] : tensor<1x16x16x256xf32>, tensor<3x3x256x32xf32>)
-// AVX512: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, %{{.+}}] [1, 14, 14, 32] [1, 1, 1, 1]
+// AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv_serial", sizes = [14, 32, 1]}{{.+}} ins(%arg0, %[[W]] : tensor<1x16x16x256xf32>, tensor<3x3x256x32xf32>)
+// AVX512: tensor.parallel_insert_slice %{{.+}} into %[[O]][0, 0, 0, %{{.+}}] [1, 14, 14, 32] [1, 1, 1, 1]
 func.func @conv_big_filter(%x: tensor<1x16x16x256xf32>, %w: tensor<3x3x256x256xf32>) -> tensor<1x14x14x256xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x14x14x256xf32>
@@ -269,6 +270,23 @@ func.func @conv_big_filter(%x: tensor<1x16x16x256xf32>, %w: tensor<3x3x256x256xf
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x16x16x256xf32>, tensor<3x3x256x256xf32>) outs(%c : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
   return %r : tensor<1x14x14x256xf32>
+}
+
+// -----
+
+// Three channel tiles for two threads: the loop over them is an scf.for,
+// and each tile's convolution splits its rows.
+// AVX512-LABEL: func.func @conv_big_filter_odd
+// AVX512: scf.for %{{.+}} = %c0 to %c3 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x14x14x96xf32>)
+// AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [14, 32, 1]}{{.+}} ins(%arg0, %{{.+}} : tensor<1x16x16x320xf32>, tensor<3x3x320x32xf32>)
+// AVX512: tensor.insert_slice
+func.func @conv_big_filter_odd(%x: tensor<1x16x16x320xf32>, %w: tensor<3x3x320x96xf32>) -> tensor<1x14x14x96xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x14x14x96xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x14x14x96xf32>) -> tensor<1x14x14x96xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x16x320xf32>, tensor<3x3x320x96xf32>) outs(%c : tensor<1x14x14x96xf32>) -> tensor<1x14x14x96xf32>
+  return %r : tensor<1x14x14x96xf32>
 }
 
 // -----

@@ -307,7 +307,7 @@ bool isScheduledConv(linalg::Conv2DNhwcHwcfOp op) {
 /// loaded ahead and spilled (w6 at one thread 2.0 -> 1.55 ms with 14-pixel
 /// tiles of single channels; 8 pixels of 4 channels took 1.74).
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
-                         const Target &target) {
+                         const Target &target, int64_t threads) {
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
   auto fType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
   if (!isScheduledConv(op) || ShapedType::isDynamic(outType.getDimSize(2)))
@@ -336,8 +336,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
   // nothing). Packed as [F/tf][KH][KW][C][tf] each call, each channel
   // tile's filter is one contiguous block, swept by a convolution of its
   // own over every row: 14x14, 256 -> 256 channels 3.4 -> 1.9 ms at one
-  // thread (torch 2.0), 1.5 -> 1.2 at two (torch 1.15); 7x7, 512 -> 512
-  // 5.1 -> 3.4 and 2.8 -> 2.4 ms.
+  // thread (torch 2.0); 7x7, 512 -> 512 5.1 -> 3.4 ms (torch 3.4-4.1).
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
@@ -365,11 +364,10 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
                      .getResult(0);
   SmallVector<OpFoldResult> outSizes = tensor::getMixedSizes(rewriter, loc, op.getDpsInits()[0]);
   Value outInit = tensor::EmptyOp::create(rewriter, loc, outSizes, f32);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  auto loop = scf::ForOp::create(
-      rewriter, loc, zero, arith::ConstantIndexOp::create(rewriter, loc, tiles),
-      arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{outInit},
-      [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
+  // One channel tile's convolution into `acc` at `iv`, the result returned
+  // (to yield) or inserted in parallel (`parallel`).
+  auto tileConvolution = [&](OpBuilder &b, Location loc, Value iv, Value acc,
+                             Operation *parallel) -> Value {
         OpFoldResult one = b.getIndexAttr(1), zeroAttr = b.getIndexAttr(0);
         SmallVector<OpFoldResult> offsets{iv, zeroAttr, zeroAttr, zeroAttr, zeroAttr};
         SmallVector<OpFoldResult> sizes{one};
@@ -386,15 +384,40 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
         auto tileConv = linalg::Conv2DNhwcHwcfOp::create(
             b, loc, init.getType(), ValueRange{input, w}, ValueRange{init}, op.getStrides(),
             op.getDilations());
-        tileConv->setAttr(kScheduleAttr, record);
+        tileConv->setAttr(kScheduleAttr,
+                          parallel ? schedule(ctx, "conv_serial", {tw, tf, 1}) : record);
         AffineExpr i = getAffineDimExpr(0, ctx);
         Value channel = affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, i * tf), iv);
         SmallVector<OpFoldResult> outOffsets(3, zeroAttr);
         outOffsets.push_back(channel);
         SmallVector<OpFoldResult> outStrides(4, one);
-        Value next = tensor::InsertSliceOp::create(b, loc, tileConv.getResult(0), acc[0],
-                                                   outOffsets, tileSizes, outStrides);
-        scf::YieldOp::create(b, loc, next);
+        if (!parallel)
+          return tensor::InsertSliceOp::create(b, loc, tileConv.getResult(0), acc, outOffsets,
+                                               tileSizes, outStrides);
+        b.setInsertionPointToStart(&parallel->getRegion(0).front());
+        tensor::ParallelInsertSliceOp::create(b, loc, tileConv.getResult(0), acc, outOffsets,
+                                              tileSizes, outStrides);
+        return Value();
+  };
+  // The threads split the channel tiles when they share them evenly (one
+  // fork, each thread sweeping its own filter blocks over all the rows; at
+  // two threads 7x7, 512 -> 512: 2.4 -> 2.0 ms, 14x14, 256 -> 256: 1.2 ->
+  // 1.0), else the rows of each tile's convolution.
+  if (threads > 1 && tiles % threads == 0) {
+    auto forall = scf::ForallOp::create(rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(tiles)},
+                                        ValueRange{outInit}, std::nullopt);
+    OpBuilder b(forall.getTerminator());
+    tileConvolution(b, loc, forall.getInductionVar(0), forall.getRegionIterArgs()[0],
+                    forall.getTerminator());
+    rewriter.replaceOp(op, forall.getResult(0));
+    return success();
+  }
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, zero, arith::ConstantIndexOp::create(rewriter, loc, tiles),
+      arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{outInit},
+      [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
+        scf::YieldOp::create(b, loc, tileConvolution(b, loc, iv, acc[0], nullptr));
       });
   rewriter.replaceOp(op, loop.getResult(0));
   return success();
@@ -632,7 +655,7 @@ struct MoSelectSchedulesPass
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation().walk([&](linalg::Conv2DNhwcHwcfOp op) { convs.push_back(op); });
     for (linalg::Conv2DNhwcHwcfOp op : convs)
-      if (failed(directConv(rewriter, op, target)))
+      if (failed(directConv(rewriter, op, target, threads)))
         (void)im2colConv(rewriter, op);
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {

@@ -186,6 +186,33 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // @mo_conv inside a loop the threads already split (one tile of output
+  // channels an iteration): the rows of pixels in turn.
+  transform.named_sequence @mo_conv_serial(
+      %func: !transform.any_op {transform.readonly},
+      %conv: !transform.any_op {transform.consumed},
+      %tw: !transform.param<i64> {transform.readonly},
+      %tf: !transform.param<i64> {transform.readonly},
+      %tc: !transform.param<i64> {transform.readonly}) {
+    %fill = transform.get_producer_of_operand %conv[2]
+        : (!transform.any_op) -> !transform.any_op
+    %t2, %l2:4 = transform.structured.tile_using_for %conv tile_sizes [1, 1, %tw, %tf]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
+            !transform.any_op)
+    %t3, %l3:3 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 0, 1, 1, %tc]
+        : (!transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %fill2, %lf:4 = transform.structured.tile_using_for %fill tile_sizes [1, 1, %tw, %tf]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
+            !transform.any_op)
+    %t4 = transform.structured.decompose %t3 : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %t4 : !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.yield
+  }
+
   // linalg.pack / linalg.unpack between rank 3 and rank 5 (a batch dim
   // first): as @mo_relayout, the batch tiled by `tile0` (1).
   transform.named_sequence @mo_relayout_batched(
