@@ -297,6 +297,105 @@ bool isScheduledConv(linalg::Conv2DNhwcHwcfOp op) {
          cast<ShapedType>(filter.getType()).hasStaticShape();
 }
 
+/// `op` (a direct convolution of `tw`-pixel by `tf`-channel register tiles)
+/// with its filter packed first as [F/tf][KH][KW][C][tf], and one
+/// convolution per tile of `tf` output channels on its contiguous block of
+/// the filter. Read in place, a tile's columns of the filter (`tf` of each
+/// row of F, the rows a power of two apart) crowd few of L2's sets and come
+/// from memory again for every row of pixels (a loop over channel tiles
+/// outside the rows alone gained nothing): 14x14, 256 -> 256 channels 3.4 ->
+/// 1.9 ms at one thread (torch 2.0); 7x7, 512 -> 512 5.1 -> 3.4 ms (torch
+/// 3.4-4.1). The threads split the channel tiles when they share them
+/// evenly (one fork, each thread sweeping its own blocks over all the rows,
+/// `conv_serial`: at two threads 7x7 2.4 -> 2.0 ms, 14x14 1.2 -> 1.0), else
+/// the rows of each tile's convolution (an scf.for of `conv`s).
+void convolveByChannelTiles(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op, int64_t tw,
+                            int64_t tf, int64_t threads) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
+  auto fType = cast<RankedTensorType>(filter.getType());
+  Type f32 = fType.getElementType();
+  ArrayRef<int64_t> fs = fType.getShape(); // KH, KW, C, F
+  int64_t tiles = fs[3] / tf;
+  rewriter.setInsertionPoint(op);
+
+  // The pack: [KH, KW, C, F] viewed as [KH, KW, C, F/tf, tf], permuted.
+  auto split = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({fs[0], fs[1], fs[2], tiles, tf}, f32), filter,
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  Value packedInit =
+      tensor::EmptyOp::create(rewriter, loc, {tiles, fs[0], fs[1], fs[2], tf}, f32);
+  AffineExpr t, kh, kw, ch, fi;
+  bindDims(ctx, t, kh, kw, ch, fi);
+  SmallVector<AffineMap> maps{AffineMap::get(5, 0, {kh, kw, ch, t, fi}, ctx),
+                              AffineMap::getMultiDimIdentityMap(5, ctx)};
+  SmallVector<utils::IteratorType> parallel(5, utils::IteratorType::parallel);
+  Value packed = linalg::GenericOp::create(
+                     rewriter, loc, packedInit.getType(), ValueRange{split},
+                     ValueRange{packedInit}, maps, parallel,
+                     [](OpBuilder &b, Location loc, ValueRange args) {
+                       linalg::YieldOp::create(b, loc, args[0]);
+                     })
+                     .getResult(0);
+
+  // Tile `iv`'s convolution, inserted into `acc`: the insert returned (to
+  // yield), or put in `inParallel` (an scf.forall's terminator).
+  bool byThreads = threads > 1 && tiles % threads == 0;
+  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  SmallVector<OpFoldResult> outSizes = tensor::getMixedSizes(rewriter, loc, op.getDpsInits()[0]);
+  SmallVector<OpFoldResult> tileSizes(outSizes.begin(), outSizes.end() - 1);
+  tileSizes.push_back(rewriter.getIndexAttr(tf));
+  auto convolveTile = [&](OpBuilder &b, Value iv, Value acc, Operation *inParallel) -> Value {
+    OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+    SmallVector<OpFoldResult> offsets{iv, zero, zero, zero, zero}, sizes{one};
+    for (int64_t d : {fs[0], fs[1], fs[2], tf})
+      sizes.push_back(b.getIndexAttr(d));
+    Value w = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({fs[0], fs[1], fs[2], tf}, f32), packed, offsets, sizes,
+        SmallVector<OpFoldResult>(5, one));
+    Value init = linalg::FillOp::create(b, loc, fill.getInputs(),
+                                        ValueRange{tensor::EmptyOp::create(b, loc, tileSizes, f32)})
+                     .getResult(0);
+    auto conv = linalg::Conv2DNhwcHwcfOp::create(b, loc, init.getType(), ValueRange{input, w},
+                                                 ValueRange{init}, op.getStrides(),
+                                                 op.getDilations());
+    conv->setAttr(kScheduleAttr,
+                  schedule(ctx, byThreads ? "conv_serial" : "conv", {tw, tf, 1}));
+    AffineExpr i = getAffineDimExpr(0, ctx);
+    SmallVector<OpFoldResult> at(3, zero);
+    at.push_back(affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, i * tf), iv)
+                     .getResult());
+    SmallVector<OpFoldResult> strides(4, one);
+    if (!inParallel)
+      return tensor::InsertSliceOp::create(b, loc, conv.getResult(0), acc, at, tileSizes,
+                                           strides);
+    b.setInsertionPointToStart(&inParallel->getRegion(0).front());
+    tensor::ParallelInsertSliceOp::create(b, loc, conv.getResult(0), acc, at, tileSizes,
+                                          strides);
+    return Value();
+  };
+  Value outInit = tensor::EmptyOp::create(rewriter, loc, outSizes, f32);
+  if (byThreads) {
+    auto forall = scf::ForallOp::create(rewriter, loc,
+                                        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(tiles)},
+                                        ValueRange{outInit}, std::nullopt);
+    OpBuilder b(forall.getTerminator());
+    convolveTile(b, forall.getInductionVar(0), forall.getRegionIterArgs()[0],
+                 forall.getTerminator());
+    rewriter.replaceOp(op, forall.getResult(0));
+    return;
+  }
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+  auto loop = scf::ForOp::create(rewriter, loc, index(0), index(tiles), index(1),
+                                 ValueRange{outInit},
+                                 [&](OpBuilder &b, Location, Value iv, ValueRange acc) {
+                                   scf::YieldOp::create(b, loc,
+                                                        convolveTile(b, iv, acc[0], nullptr));
+                                 });
+  rewriter.replaceOp(op, loop.getResult(0));
+}
+
 /// A 2-D f32 convolution (NHWC input, HWCF filter, output filled with a
 /// constant) computed directly: each thread takes rows of output pixels,
 /// each register tile is `tw` pixels of a row by `tf` output channels,
@@ -305,7 +404,8 @@ bool isScheduledConv(linalg::Conv2DNhwcHwcfOp op) {
 /// operand is repacked). One channel a step keeps a single filter row live
 /// beside the accumulators: steps of 16 channels held 16 rows, which LLVM
 /// loaded ahead and spilled (w6 at one thread 2.0 -> 1.55 ms with 14-pixel
-/// tiles of single channels; 8 pixels of 4 channels took 1.74).
+/// tiles of single channels; 8 pixels of 4 channels took 1.74). A filter
+/// over kStreamedFilterBytes is packed first (convolveByChannelTiles).
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
                          const Target &target, int64_t threads) {
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
@@ -324,102 +424,10 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
   int64_t tf = f % n0 == 0 ? n0 : (f % (n0 / 2) == 0 ? n0 / 2 : 0);
   if (!tw || !tf || c < 4)
     return failure();
-  DictionaryAttr record = schedule(op.getContext(), "conv", {tw, tf, 1});
-  if (4 * fType.getNumElements() <= kStreamedFilterBytes || f == tf) {
-    op->setAttr(kScheduleAttr, record);
-    return success();
-  }
-  // A filter too big for L2: its columns for one tile of channels are read
-  // for every row of pixels, `tf` of each row of F, and those rows (a power
-  // of two apart) crowd few of L2's sets, so the columns come from memory
-  // each time (a loop over channel tiles outside the rows alone gained
-  // nothing). Packed as [F/tf][KH][KW][C][tf] each call, each channel
-  // tile's filter is one contiguous block, swept by a convolution of its
-  // own over every row: 14x14, 256 -> 256 channels 3.4 -> 1.9 ms at one
-  // thread (torch 2.0); 7x7, 512 -> 512 5.1 -> 3.4 ms (torch 3.4-4.1).
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
-  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  ArrayRef<int64_t> fs = fType.getShape(); // KH, KW, C, F
-  int64_t tiles = f / tf;
-  rewriter.setInsertionPoint(op);
-  Type f32 = fType.getElementType();
-  auto split = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get({fs[0], fs[1], fs[2], tiles, tf}, f32), filter,
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
-  Value packedInit =
-      tensor::EmptyOp::create(rewriter, loc, {tiles, fs[0], fs[1], fs[2], tf}, f32);
-  AffineExpr t, kh, kw, ch, fi;
-  bindDims(ctx, t, kh, kw, ch, fi);
-  SmallVector<AffineMap> maps{AffineMap::get(5, 0, {kh, kw, ch, t, fi}, ctx),
-                              AffineMap::getMultiDimIdentityMap(5, ctx)};
-  SmallVector<utils::IteratorType> parallel(5, utils::IteratorType::parallel);
-  Value packed = linalg::GenericOp::create(
-                     rewriter, loc, packedInit.getType(), ValueRange{split}, ValueRange{packedInit},
-                     maps, parallel,
-                     [](OpBuilder &b, Location loc, ValueRange args) {
-                       linalg::YieldOp::create(b, loc, args[0]);
-                     })
-                     .getResult(0);
-  SmallVector<OpFoldResult> outSizes = tensor::getMixedSizes(rewriter, loc, op.getDpsInits()[0]);
-  Value outInit = tensor::EmptyOp::create(rewriter, loc, outSizes, f32);
-  // One channel tile's convolution into `acc` at `iv`, the result returned
-  // (to yield) or inserted in parallel (`parallel`).
-  auto tileConvolution = [&](OpBuilder &b, Location loc, Value iv, Value acc,
-                             Operation *parallel) -> Value {
-        OpFoldResult one = b.getIndexAttr(1), zeroAttr = b.getIndexAttr(0);
-        SmallVector<OpFoldResult> offsets{iv, zeroAttr, zeroAttr, zeroAttr, zeroAttr};
-        SmallVector<OpFoldResult> sizes{one};
-        for (int64_t d : {fs[0], fs[1], fs[2], tf})
-          sizes.push_back(b.getIndexAttr(d));
-        SmallVector<OpFoldResult> strides(5, one);
-        auto tileFilterType = RankedTensorType::get({fs[0], fs[1], fs[2], tf}, f32);
-        Value w = tensor::ExtractSliceOp::create(b, loc, tileFilterType, packed, offsets,
-                                                 sizes, strides);
-        SmallVector<OpFoldResult> tileSizes(outSizes.begin(), outSizes.end() - 1);
-        tileSizes.push_back(b.getIndexAttr(tf));
-        Value e = tensor::EmptyOp::create(b, loc, tileSizes, f32);
-        Value init = linalg::FillOp::create(b, loc, fill.getInputs(), e).getResult(0);
-        auto tileConv = linalg::Conv2DNhwcHwcfOp::create(
-            b, loc, init.getType(), ValueRange{input, w}, ValueRange{init}, op.getStrides(),
-            op.getDilations());
-        tileConv->setAttr(kScheduleAttr,
-                          parallel ? schedule(ctx, "conv_serial", {tw, tf, 1}) : record);
-        AffineExpr i = getAffineDimExpr(0, ctx);
-        Value channel = affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, i * tf), iv);
-        SmallVector<OpFoldResult> outOffsets(3, zeroAttr);
-        outOffsets.push_back(channel);
-        SmallVector<OpFoldResult> outStrides(4, one);
-        if (!parallel)
-          return tensor::InsertSliceOp::create(b, loc, tileConv.getResult(0), acc, outOffsets,
-                                               tileSizes, outStrides);
-        b.setInsertionPointToStart(&parallel->getRegion(0).front());
-        tensor::ParallelInsertSliceOp::create(b, loc, tileConv.getResult(0), acc, outOffsets,
-                                              tileSizes, outStrides);
-        return Value();
-  };
-  // The threads split the channel tiles when they share them evenly (one
-  // fork, each thread sweeping its own filter blocks over all the rows; at
-  // two threads 7x7, 512 -> 512: 2.4 -> 2.0 ms, 14x14, 256 -> 256: 1.2 ->
-  // 1.0), else the rows of each tile's convolution.
-  if (threads > 1 && tiles % threads == 0) {
-    auto forall = scf::ForallOp::create(rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(tiles)},
-                                        ValueRange{outInit}, std::nullopt);
-    OpBuilder b(forall.getTerminator());
-    tileConvolution(b, loc, forall.getInductionVar(0), forall.getRegionIterArgs()[0],
-                    forall.getTerminator());
-    rewriter.replaceOp(op, forall.getResult(0));
-    return success();
-  }
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  auto loop = scf::ForOp::create(
-      rewriter, loc, zero, arith::ConstantIndexOp::create(rewriter, loc, tiles),
-      arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{outInit},
-      [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
-        scf::YieldOp::create(b, loc, tileConvolution(b, loc, iv, acc[0], nullptr));
-      });
-  rewriter.replaceOp(op, loop.getResult(0));
+  if (4 * fType.getNumElements() > kStreamedFilterBytes && f > tf)
+    convolveByChannelTiles(rewriter, op, tw, tf, threads);
+  else
+    op->setAttr(kScheduleAttr, schedule(op.getContext(), "conv", {tw, tf, 1}));
   return success();
 }
 
