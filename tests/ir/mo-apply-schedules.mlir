@@ -234,6 +234,41 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 
 // -----
 
+// The fused epilogue: per 14 x 32 tile, the accumulator starts at zero in
+// registers, runs through the window and the channels, takes the bias and
+// the relu there, and is written once; no kernel of its own is left.
+// CHECK-LABEL: func.func @conv_epilogue
+// CHECK: scf.forall (%{{.+}}) in (56)
+// CHECK: scf.for %{{.+}} step %c14
+// CHECK: scf.for %{{.+}} step %c32
+// CHECK: scf.for {{.+}} to %c3 step %c1 iter_args(%{{.+}} = %cst{{.*}}) -> (vector<1x14x32xf32>)
+// CHECK: vector.contract {{.+}} : vector<14x1xf32>, vector<1x32xf32> into vector<14x32xf32>
+// CHECK: arith.addf {{.+}} : vector<14x32xf32>
+// CHECK: arith.maximumf {{.+}} : vector<14x32xf32>
+// CHECK-NEXT: vector.transfer_write
+// CHECK-NOT: linalg.
+func.func @conv_epilogue(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>, %b: tensor<64xf32>) -> tensor<1x56x56x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x56x56x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %flat = tensor.collapse_shape %r [[0, 1], [2], [3]] : tensor<1x56x56x64xf32> into tensor<56x56x64xf32>
+  %e2 = tensor.empty() : tensor<56x56x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%flat, %b : tensor<56x56x64xf32>, tensor<64xf32>) outs(%e2 : tensor<56x56x64xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<56x56x64xf32>
+  %out = tensor.expand_shape %y [[0, 1], [2], [3]] output_shape [1, 56, 56, 64] : tensor<56x56x64xf32> into tensor<1x56x56x64xf32>
+  return %out : tensor<1x56x56x64xf32>
+}
+
+// -----
+
 // A filter over 1 MiB: the threads split the 8 tiles of 32 output channels;
 // each tile's convolution (conv_serial) walks its rows and 14-pixel tiles in
 // turn, the accumulator in registers through the window and the channels.

@@ -251,6 +251,59 @@ func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor
 
 // -----
 
+// A direct convolution's elementwise epilogue (bias + relu), its unit batch
+// dim folded away: expanded back to the convolution's rank, it takes the
+// convolution into its tiles (mo.fused_into), the accumulator finished in
+// registers.
+// AVX512-LABEL: func.func @conv_epilogue
+// AVX512: %[[C:.+]] = linalg.conv_2d_nhwc_hwcf {{.+}}mo.fused_into = [[G:[0-9]+]] : i64{{.+}} -> tensor<1x56x56x64xf32>
+// AVX512: linalg.generic {{.+}} ins(%[[C]], %{{.+}} : tensor<1x56x56x64xf32>, tensor<64xf32>) {{.+}} attrs = {mo.schedule = {fuse = [[G]] : i64, kind = "conv_epilogue", sizes = [14, 32, 1]}}
+func.func @conv_epilogue(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>, %b: tensor<64xf32>) -> tensor<1x56x56x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x56x56x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %flat = tensor.collapse_shape %r [[0, 1], [2], [3]] : tensor<1x56x56x64xf32> into tensor<56x56x64xf32>
+  %e2 = tensor.empty() : tensor<56x56x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%flat, %b : tensor<56x56x64xf32>, tensor<64xf32>) outs(%e2 : tensor<56x56x64xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<56x56x64xf32>
+  %out = tensor.expand_shape %y [[0, 1], [2], [3]] output_shape [1, 56, 56, 64] : tensor<56x56x64xf32> into tensor<1x56x56x64xf32>
+  return %out : tensor<1x56x56x64xf32>
+}
+
+// -----
+
+// With a run-time batch the epilogue stays a kernel of its own.
+// AVX512-LABEL: func.func @conv_epilogue_batch
+// AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [14, 32, 1]}
+// AVX512-NOT: conv_epilogue
+func.func @conv_epilogue_batch(%x: tensor<?x58x58x64xf32>, %w: tensor<3x3x64x64xf32>, %b: tensor<64xf32>) -> tensor<?x56x56x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x58x58x64xf32>
+  %e = tensor.empty(%n) : tensor<?x56x56x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<?x56x56x64xf32>) -> tensor<?x56x56x64xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<?x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%c : tensor<?x56x56x64xf32>) -> tensor<?x56x56x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %b : tensor<?x56x56x64xf32>, tensor<64xf32>) outs(%e : tensor<?x56x56x64xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    linalg.yield %s : f32
+  } -> tensor<?x56x56x64xf32>
+  return %y : tensor<?x56x56x64xf32>
+}
+
+// -----
+
 // A filter over 1 MiB (3x3, 256 -> 256: 2.25 MiB) is packed once per call
 // as [F/32][KH][KW][C][32], and a loop over the 8 channel tiles, which the
 // two threads split, runs one direct convolution each on its contiguous
@@ -293,14 +346,16 @@ func.func @conv_big_filter_odd(%x: tensor<1x16x16x320xf32>, %w: tensor<3x3x320x9
 
 // Rows of 17 pixels (a prime over the 14 a register tile holds) divide no
 // register tile: im2col times the filter as a matrix, the window gather a
-// copy, the product a data-tiled (padded) matmul.
+// copy, the product a data-tiled (padded) matmul, whose threads split its
+// rows (289 of them, 64 columns: each thread reading all of A would cost
+// more than packing B on its own).
 // AVX512-LABEL: func.func @conv_ragged
 // AVX512: %[[W:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<1x19x19x64xf32>) outs(%{{.+}} : tensor<1x17x17x3x3x64xf32>)
 // AVX512: %[[L:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x17x17x3x3x64xf32> into tensor<289x576xf32>
 // AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
 // AVX512: linalg.pack %[[L]] {{.+}} -> tensor<37x576x8x1xf32>
 // AVX512: linalg.pack %[[R]] {{.+}} -> tensor<2x576x32x1xf32>
-// AVX512: linalg.mmt4d {mo.schedule = {fuse = 0 : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}}
+// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
 // AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 17, 17, 64] : tensor<289x64xf32> into tensor<1x17x17x64xf32>
 // AVX512-NOT: linalg.conv_2d
 func.func @conv_ragged(%x: tensor<1x19x19x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x17x17x64xf32> {

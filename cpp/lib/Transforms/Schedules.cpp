@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -28,6 +29,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
@@ -125,6 +127,26 @@ void scheduleFused(Operation *root, DictionaryAttr record, ArrayRef<Operation *>
     op->setAttr(kFusedIntoAttr, b.getI64IntegerAttr(group));
 }
 
+/// The elementwise op (bias, activation, residual) that is `result`'s one
+/// use, if it computes each element of its output, of `result`'s shape,
+/// from the same element of `result`: what a product's tile can finish in
+/// registers.
+linalg::GenericOp elementwiseEpilogue(Value result) {
+  if (!result.hasOneUse())
+    return {};
+  auto epilogue = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  auto type = cast<ShapedType>(result.getType());
+  if (!epilogue || epilogue.getNumDpsInits() != 1 || epilogue.getNumLoops() != type.getRank() ||
+      epilogue.getNumReductionLoops() != 0 ||
+      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)).isIdentity() ||
+      cast<ShapedType>(epilogue.getDpsInits()[0].getType()).getShape() != type.getShape())
+    return {};
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == result && !epilogue.getMatchingIndexingMap(input).isIdentity())
+      return {};
+  return epilogue;
+}
+
 /// An f32 matmul or batch_matmul (C = A B, C filled with a constant) as the
 /// data-tiled pack A, pack B -> (batch_)mmt4d -> unpack, each step with its
 /// schedule. A batch is one more outer dim of every operand, which the
@@ -209,7 +231,11 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   // need all of B packed first in a pass of its own: at 2 threads, a
   // 1024^3 matmul 7.45 -> 7.2 ms, an MLP of 1024 rows by 1024 16 -> 15
   // ms, of 256 rows 4.3 -> 3.7, and of 50 run-time rows 1.78 -> 1.04 (as
-  // fast as with static rows); at 1 thread the same.
+  // fast as with static rows); at 1 thread the same. But every thread then
+  // reads all of A: the rows split when A read by each thread (m x T)
+  // outweighs B packed, written and read again (n x (T + 1)), as in the
+  // im2col product of a 17x17, 64 -> 64 convolution (289 x 64: 0.20 ->
+  // 0.18 ms split by rows).
   int64_t m1 = ShapedType::isDynamic(m) ? ShapedType::kDynamic : llvm::divideCeil(m, m0);
   int64_t n1 = ShapedType::isDynamic(n) ? ShapedType::kDynamic : llvm::divideCeil(n, n0);
   auto fit = [&](int64_t tiles) {
@@ -217,7 +243,8 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   };
   int64_t threadsB = batched && fit(batch) == threads ? threads : 1;
   int64_t rest = threadsB == 1 ? threads : 1;
-  bool splitRows = fit(n1) < rest;
+  bool splitRows = fit(n1) < rest || (rest > 1 && !ShapedType::isDynamic(m) &&
+                                       !ShapedType::isDynamic(n) && m * rest > n * (rest + 1));
   int64_t threadsM = splitRows ? std::min(rest, fit(m1)) : 1;
   int64_t threadsN = splitRows ? 1 : std::min(rest, fit(n1));
   // A cache block of 16 column tiles by 256 of k (on AVX-512, 512 columns:
@@ -267,19 +294,11 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   // every element, the register tiles dividing it: each tile of C is
   // unpacked and finished while in registers, not written, read and
   // written again.
-  if (batched || !unpack->hasOneUse() || !divides(m, m0) || !divides(n, n0))
+  if (batched || !divides(m, m0) || !divides(n, n0))
     return success();
-  auto epilogue = dyn_cast<linalg::GenericOp>(*unpack->getUsers().begin());
-  if (!epilogue || epilogue.getNumDpsInits() != 1 || epilogue.getNumLoops() != 2 ||
-      epilogue.getNumReductionLoops() != 0 ||
-      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)).isIdentity() ||
-      cast<ShapedType>(epilogue.getDpsInits()[0].getType()).getShape() !=
-          cast<ShapedType>(unpack.getType()).getShape())
+  linalg::GenericOp epilogue = elementwiseEpilogue(unpack.getResult());
+  if (!epilogue)
     return success();
-  for (OpOperand *input : epilogue.getDpsInputOperands())
-    if (input->get() == unpack.getResult() &&
-        !epilogue.getMatchingIndexingMap(input).isIdentity())
-      return success();
   unpack->removeAttr(kScheduleAttr);
   scheduleFused(epilogue, schedule(ctx, "unpack_epilogue", {m0, n0}), {unpack}, group++);
   return success();
@@ -406,12 +425,15 @@ void convolveByChannelTiles(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
 /// loaded ahead and spilled (w6 at one thread 2.0 -> 1.55 ms with 14-pixel
 /// tiles of single channels; 8 pixels of 4 channels took 1.74). A filter
 /// over kStreamedFilterBytes is packed first (convolveByChannelTiles).
-LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
-                         const Target &target, int64_t threads) {
+/// The register tile (`tw` pixels, `tf` channels) of `op` as a direct
+/// convolution, if it takes one: rows of pixels dividing it, at least four
+/// input channels.
+std::optional<std::pair<int64_t, int64_t>> directConvTile(linalg::Conv2DNhwcHwcfOp op,
+                                                           const Target &target) {
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
   auto fType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
   if (!isScheduledConv(op) || ShapedType::isDynamic(outType.getDimSize(2)))
-    return failure();
+    return std::nullopt;
   auto [m0, n0] = target.matmulTile();
   int64_t ow = outType.getDimSize(2), f = fType.getDimSize(3), c = fType.getDimSize(2);
   // Pixels: the largest row tile that divides the row, down to half the
@@ -423,11 +445,39 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
       tw = t;
   int64_t tf = f % n0 == 0 ? n0 : (f % (n0 / 2) == 0 ? n0 / 2 : 0);
   if (!tw || !tf || c < 4)
+    return std::nullopt;
+  return std::make_pair(tw, tf);
+}
+
+/// Whether `op`'s filter is read packed by channel tiles (convolveByChannelTiles).
+bool packsFilter(linalg::Conv2DNhwcHwcfOp op, int64_t tf) {
+  auto fType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+  return 4 * fType.getNumElements() > kStreamedFilterBytes && fType.getDimSize(3) > tf;
+}
+
+LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
+                         const Target &target, int64_t threads, int64_t &group) {
+  std::optional<std::pair<int64_t, int64_t>> tile = directConvTile(op, target);
+  if (!tile)
     return failure();
-  if (4 * fType.getNumElements() > kStreamedFilterBytes && f > tf)
+  auto [tw, tf] = *tile;
+  if (packsFilter(op, tf)) {
     convolveByChannelTiles(rewriter, op, tw, tf, threads);
-  else
-    op->setAttr(kScheduleAttr, schedule(op.getContext(), "conv", {tw, tf, 1}));
+    return success();
+  }
+  // An elementwise epilogue takes the convolution into its tiles, each
+  // accumulator finished in registers and written once (w6 at one thread
+  // 1.54 -> 1.39 ms; 8 images of 28x28, 128 -> 128: 12.6 -> 10.6 ms). Not
+  // with a run-time batch: the fill's fusion finds the convolution writing
+  // the epilogue's tile instead (the two empty tensors are one size).
+  linalg::GenericOp epilogue;
+  if (cast<ShapedType>(op.getDpsInits()[0].getType()).hasStaticShape() &&
+      (epilogue = elementwiseEpilogue(op->getResult(0)))) {
+    scheduleFused(epilogue, schedule(op.getContext(), "conv_epilogue", {tw, tf, 1}), {op},
+                  group++);
+    return success();
+  }
+  op->setAttr(kScheduleAttr, schedule(op.getContext(), "conv", {tw, tf, 1}));
   return success();
 }
 
@@ -660,17 +710,34 @@ struct MoSelectSchedulesPass
     Target target = Target::get(cpuFeatures);
     int64_t threads = std::max<int64_t>(1, numThreads);
     IRRewriter rewriter(&getContext());
+    int64_t group = 0;
+    // A convolution's elementwise epilogue whose unit dims were folded
+    // reads it through a collapse_shape: expanded back to the
+    // convolution's rank, it can take the convolution into its tiles.
+    RewritePatternSet expand(&getContext());
+    linalg::populateFoldReshapeOpsByExpansionPatterns(expand, [&](OpOperand *operand) {
+      auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+      if (!collapse || !isa<linalg::GenericOp>(operand->getOwner()) ||
+          !collapse.getSrc().hasOneUse())
+        return false;
+      auto conv = collapse.getSrc().getDefiningOp<linalg::Conv2DNhwcHwcfOp>();
+      std::optional<std::pair<int64_t, int64_t>> tile;
+      return conv && cast<ShapedType>(conv.getDpsInits()[0].getType()).hasStaticShape() &&
+             (tile = directConvTile(conv, target)) && !packsFilter(conv, tile->second);
+    });
+    (void)applyPatternsGreedily(
+        getOperation(), std::move(expand),
+        GreedyRewriteConfig().enableFolding(false).enableConstantCSE(false));
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation().walk([&](linalg::Conv2DNhwcHwcfOp op) { convs.push_back(op); });
     for (linalg::Conv2DNhwcHwcfOp op : convs)
-      if (failed(directConv(rewriter, op, target, threads)))
+      if (failed(directConv(rewriter, op, target, threads, group)))
         (void)im2colConv(rewriter, op);
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
         matmuls.push_back(op);
     });
-    int64_t group = 0;
     for (linalg::LinalgOp op : matmuls)
       (void)dataTileMatmul(rewriter, op, target, threads, group);
     // Consumers first, so that a chain is claimed by its last kernel.

@@ -186,6 +186,43 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // An elementwise epilogue (bias, activation, residual) of a direct
+  // convolution (`%conv`, as @mo_conv), fused per register tile: the
+  // threads split the rows of output pixels, each `tw` x `tf` accumulator is
+  // filled, carried through the window and the input channels, and
+  // finished by the epilogue in registers, the output written once.
+  transform.named_sequence @mo_conv_epilogue(
+      %func: !transform.any_op {transform.readonly},
+      %op: !transform.any_op {transform.consumed},
+      %tw: !transform.param<i64> {transform.readonly},
+      %tf: !transform.param<i64> {transform.readonly},
+      %tc: !transform.param<i64> {transform.readonly},
+      %conv: !transform.any_op {transform.consumed}) {
+    %fill = transform.get_producer_of_operand %conv[2]
+        : (!transform.any_op) -> !transform.any_op
+    %e1, %forall = transform.structured.tile_using_forall %op tile_sizes [1, 1, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %c1, %f1 = transform.mo.fuse_into_containing_op %conv into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill1, %f2 = transform.mo.fuse_into_containing_op %fill into %f1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %e2, %l2:2 = transform.structured.tile_using_for %e1 tile_sizes [0, 0, %tw, %tf]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %c2, %l3 = transform.mo.fuse_into_containing_op %c1 into %l2#1
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill2, %l4 = transform.mo.fuse_into_containing_op %fill1 into %l3
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %c3, %l5:3 = transform.structured.tile_using_for %c2 tile_sizes [0, 0, 0, 0, 1, 1, %tc]
+        : (!transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %c4 = transform.structured.decompose %c3 : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.structured.vectorize %c4 : !transform.any_op
+    transform.structured.vectorize %e2 : !transform.any_op
+    transform.yield
+  }
+
   // @mo_conv inside a loop the threads already split (one tile of output
   // channels an iteration): the rows of pixels in turn.
   transform.named_sequence @mo_conv_serial(
