@@ -178,7 +178,9 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     convolution per tile of `tf` output channels, each on its contiguous
     block of the filter: an `scf.forall` the threads split when they share
     the tiles evenly (each tile's rows in turn: `conv_serial`), else an
-    `scf.for`. Any other is rewritten as im2col (a window-gather
+    `scf.for`. A direct convolution's elementwise epilogue (static shapes)
+    takes it into its tiles: `{kind = "conv_epilogue", fuse = G}` on the
+    epilogue, the convolution `mo.fused_into = G`. Any other is rewritten as im2col (a window-gather
     `linalg.generic`) times the filter as a matrix, a `linalg.matmul`.
 
     A `linalg.generic` of elementwise, broadcast or reduction form with 2^16
