@@ -53,6 +53,7 @@ def main() -> None:
         torch_ops = None
     mo_ops, np_ops = W.MoOps(), W.NumpyOps()
     mlp = lambda o, x, w1, b1, w2, b2: o.relu(o.linear(o.relu(o.linear(x, w1, b1)), w2, b2))
+    conv = lambda o, x, w, b: o.relu(o.conv2d(x, w, b))
     cases = [  # (name, fn, input shapes, symbolic first dim?)
         ("matmul 1000^3", lambda o, a, b: a @ b, [(1000, 1000), (1000, 1000)], False),
         ("matmul 1024^3", lambda o, a, b: a @ b, [(1024, 1024), (1024, 1024)], True),
@@ -64,6 +65,12 @@ def main() -> None:
         ("softmax 4096x1024", lambda o, x: o.softmax(x), [(4096, 1024)], True),
         ("MLP 2x1000, batch 50", mlp,
          [(50, 1000), (1000, 1000), (1000,), (1000, 1000), (1000,)], True),
+        # Convolutions (3x3 SAME + bias + relu, NHWC) a CNN has past w6's: a
+        # filter too big for L2, few rows, a batch, rows of a prime length.
+        ("conv 14x14 256->256", conv, [(1, 14, 14, 256), (3, 3, 256, 256), (256,)], False),
+        ("conv 7x7 512->512", conv, [(1, 7, 7, 512), (3, 3, 512, 512), (512,)], False),
+        ("conv 8x28x28 128->128", conv, [(8, 28, 28, 128), (3, 3, 128, 128), (128,)], True),
+        ("conv 17x17 64->64", conv, [(1, 17, 17, 64), (3, 3, 64, 64), (64,)], False),
     ]
     rng = np.random.default_rng(0)
     print(f"{'case':30s} {'mo static':>10s} {'symbolic':>10s} {'torch':>8s} {'numpy':>8s}  "
