@@ -149,59 +149,6 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 
 // -----
 
-// Rows known at run time: every 2-row tile but the last is full, so the
-// tile's chain is cloned under `scf.if (rows == 2)` with static shapes
-// (the last tile takes the run-time-sized copy).
-// CHECK-LABEL: func.func @softmax_rows
-// CHECK: scf.forall (%{{.+}}) in (%{{.+}}) shared_outs(%{{.+}}) -> (tensor<?x1024xf32>)
-// CHECK: %[[ROWS:.+]] = affine.min
-// CHECK: %[[FULL:.+]] = arith.cmpi eq, %[[ROWS]], %c2
-// CHECK: scf.if %[[FULL]] -> (tensor<?x1024xf32>)
-// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<2x1024xf32>) outs(%{{.+}} : tensor<2xf32>)
-// CHECK: } else {
-// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<?x1024xf32>) outs(%{{.+}} : tensor<?xf32>)
-// CHECK: tensor.parallel_insert_slice
-#x = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d0)>
-func.func @softmax_rows(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
-  %ninf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %c0 = arith.constant 0 : index
-  %n = tensor.dim %x, %c0 : tensor<?x1024xf32>
-  %e1 = tensor.empty(%n) : tensor<?xf32>
-  %m0 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<?xf32>) -> tensor<?xf32>
-  %m = linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<?x1024xf32>) outs(%m0 : tensor<?xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    %r = arith.maximumf %out, %in : f32
-    linalg.yield %r : f32
-  } -> tensor<?xf32>
-  %e2 = tensor.empty(%n) : tensor<?x1024xf32>
-  %ex = linalg.generic {indexing_maps = [#x, #row, #x], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %m : tensor<?x1024xf32>, tensor<?xf32>) outs(%e2 : tensor<?x1024xf32>) {
-  ^bb0(%in: f32, %mx: f32, %out: f32):
-    %d = arith.subf %in, %mx : f32
-    %r = math.exp %d : f32
-    linalg.yield %r : f32
-  } -> tensor<?x1024xf32>
-  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<?xf32>) -> tensor<?xf32>
-  %s = linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%ex : tensor<?x1024xf32>) outs(%s0 : tensor<?xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    %r = arith.addf %out, %in : f32
-    linalg.yield %r : f32
-  } -> tensor<?xf32>
-  %y = linalg.generic {indexing_maps = [#x, #row, #x], iterator_types = ["parallel", "parallel"]}
-      ins(%ex, %s : tensor<?x1024xf32>, tensor<?xf32>) outs(%e2 : tensor<?x1024xf32>) {
-  ^bb0(%in: f32, %sum: f32, %out: f32):
-    %r = arith.divf %in, %sum : f32
-    linalg.yield %r : f32
-  } -> tensor<?x1024xf32>
-  return %y : tensor<?x1024xf32>
-}
-
-// -----
-
 // A fused producer's temporary is its tile's (rows known at run time): not
 // a slice of one of the whole tensor's size, allocated outside the loop.
 // CHECK-LABEL: func.func @row_temporary
