@@ -415,16 +415,6 @@ void convolveByChannelTiles(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
   rewriter.replaceOp(op, loop.getResult(0));
 }
 
-/// A 2-D f32 convolution (NHWC input, HWCF filter, output filled with a
-/// constant) computed directly: each thread takes rows of output pixels,
-/// each register tile is `tw` pixels of a row by `tf` output channels,
-/// accumulated over the window and the input channels one at a time (an
-/// input element broadcast, a row of the filter read as is, so neither
-/// operand is repacked). One channel a step keeps a single filter row live
-/// beside the accumulators: steps of 16 channels held 16 rows, which LLVM
-/// loaded ahead and spilled (w6 at one thread 2.0 -> 1.55 ms with 14-pixel
-/// tiles of single channels; 8 pixels of 4 channels took 1.74). A filter
-/// over kStreamedFilterBytes is packed first (convolveByChannelTiles).
 /// The register tile (`tw` pixels, `tf` channels) of `op` as a direct
 /// convolution, if it takes one: rows of pixels dividing it, at least four
 /// input channels.
@@ -455,6 +445,16 @@ bool packsFilter(linalg::Conv2DNhwcHwcfOp op, int64_t tf) {
   return 4 * fType.getNumElements() > kStreamedFilterBytes && fType.getDimSize(3) > tf;
 }
 
+/// A 2-D f32 convolution (NHWC input, HWCF filter, output filled with a
+/// constant) computed directly: each thread takes rows of output pixels,
+/// each register tile is `tw` pixels of a row by `tf` output channels,
+/// accumulated over the window and the input channels one at a time (an
+/// input element broadcast, a row of the filter read as is, so neither
+/// operand is repacked). One channel a step keeps a single filter row live
+/// beside the accumulators: steps of 16 channels held 16 rows, which LLVM
+/// loaded ahead and spilled (w6 at one thread 2.0 -> 1.55 ms with 14-pixel
+/// tiles of single channels; 8 pixels of 4 channels took 1.74). A filter
+/// over kStreamedFilterBytes is packed first (convolveByChannelTiles).
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
                          const Target &target, int64_t threads, int64_t &group) {
   std::optional<std::pair<int64_t, int64_t>> tile = directConvTile(op, target);
