@@ -154,6 +154,34 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // @mo_conv's register tiles, rows of pixels in turn: inside its thread
+  // tile of one row, or inside a loop the threads already split (one tile
+  // of output channels an iteration).
+  transform.named_sequence @mo_conv_serial(
+      %func: !transform.any_op {transform.readonly},
+      %conv: !transform.any_op {transform.consumed},
+      %tw: !transform.param<i64> {transform.readonly},
+      %tf: !transform.param<i64> {transform.readonly},
+      %tc: !transform.param<i64> {transform.readonly}) {
+    %fill = transform.get_producer_of_operand %conv[2]
+        : (!transform.any_op) -> !transform.any_op
+    %t2, %l2:4 = transform.structured.tile_using_for %conv tile_sizes [1, 1, %tw, %tf]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
+            !transform.any_op)
+    %t3, %l3:3 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 0, 1, 1, %tc]
+        : (!transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %fill2, %lf:4 = transform.structured.tile_using_for %fill tile_sizes [1, 1, %tw, %tf]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
+            !transform.any_op)
+    %t4 = transform.structured.decompose %t3 : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %t4 : !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.yield
+  }
+
   // linalg.conv_2d_nhwc_hwcf computed directly: the threads split the
   // (n, oh) rows of output pixels; a register tile is `tw` pixels by `tf`
   // channels, its accumulator kept in registers across the window (kh, kw)
@@ -171,18 +199,9 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill1, %f = transform.mo.fuse_into_containing_op %fill into %forall
         : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %l2:2 = transform.structured.tile_using_for %t1 tile_sizes [0, 0, %tw, %tf]
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %t3, %l3:3 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 0, 1, 1, %tc]
-        : (!transform.any_op, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %fill2, %lf:2 = transform.structured.tile_using_for %fill1 tile_sizes [0, 0, %tw, %tf]
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %t4 = transform.structured.decompose %t3 : (!transform.any_op) -> !transform.any_op
-    transform.structured.vectorize %t4 : !transform.any_op
-    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.include @mo_conv_serial failures(propagate) (%func, %t1, %tw, %tf, %tc)
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>) -> ()
     transform.yield
   }
 
@@ -223,32 +242,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // @mo_conv inside a loop the threads already split (one tile of output
-  // channels an iteration): the rows of pixels in turn.
-  transform.named_sequence @mo_conv_serial(
-      %func: !transform.any_op {transform.readonly},
-      %conv: !transform.any_op {transform.consumed},
-      %tw: !transform.param<i64> {transform.readonly},
-      %tf: !transform.param<i64> {transform.readonly},
-      %tc: !transform.param<i64> {transform.readonly}) {
-    %fill = transform.get_producer_of_operand %conv[2]
-        : (!transform.any_op) -> !transform.any_op
-    %t2, %l2:4 = transform.structured.tile_using_for %conv tile_sizes [1, 1, %tw, %tf]
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
-            !transform.any_op)
-    %t3, %l3:3 = transform.structured.tile_using_for %t2 tile_sizes [0, 0, 0, 0, 1, 1, %tc]
-        : (!transform.any_op, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %fill2, %lf:4 = transform.structured.tile_using_for %fill tile_sizes [1, 1, %tw, %tf]
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op,
-            !transform.any_op)
-    %t4 = transform.structured.decompose %t3 : (!transform.any_op) -> !transform.any_op
-    transform.structured.vectorize %t4 : !transform.any_op
-    transform.structured.vectorize %fill2 : !transform.any_op
-    transform.yield
-  }
 
   // linalg.pack / linalg.unpack between rank 3 and rank 5 (a batch dim
   // first): as @mo_relayout, the batch tiled by `tile0` (1).
