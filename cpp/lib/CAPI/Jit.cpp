@@ -19,7 +19,6 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -33,6 +32,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -72,13 +72,6 @@ void initializeTarget() {
     // its rows did not help). mo's kernels are vectorized with their
     // bounds known; the run time of w1-w7 is the same without it.
     turnOff("enable-constraint-elimination");
-    // Runtime unrolling of loops with a trip count known only at run time:
-    // what it unrolls in mo's code is the scalar loop LLVM's vectorizer
-    // keeps for overlapping buffers, whose four copies then cost Loop
-    // Strength Reduction 12 ms of a 1-op graph's 45 ms compile; w1-w7
-    // (static shapes) compile to the same code without it, and their
-    // run-time-shaped versions run as fast.
-    turnOff("unroll-runtime");
     return true;
   }();
   (void)initialized;
@@ -191,12 +184,42 @@ extern "C" bool moJitHostTarget(MlirStringCallback onTarget, void *targetData,
 
 namespace {
 
+/// LLVM's -O<optLevel> pipeline without its loop unroller. The loop and SLP
+/// vectorizers stay: mo's elementwise and row-reduction kernels reach LLVM
+/// as scalar loops and depend on them (w4/w5 run 7-17x slower without). The
+/// unroller does not pay: mo's vector kernels are unrolled in MLIR already,
+/// and its copies of the vectorized loops (and, at run-time trip counts, of
+/// the scalar loop kept for overlapping buffers) doubled the code that
+/// instruction selection and loop strength reduction then work through
+/// (w7's cold compile 800 -> 600 ms at equal run time).
+void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) {
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = false;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  if (optLevel <= 0) {
+    // buildPerModuleDefaultPipeline asserts on O0.
+    builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(module, modules);
+    return;
+  }
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  builder.buildPerModuleDefaultPipeline(level).run(module, modules);
+}
+
 /// -O<optLevel> and code generation of one module into an object file.
 llvm::Expected<std::string> emitObject(llvm::Module &module, llvm::TargetMachine &machine,
                                        int optLevel) {
-  if (llvm::Error error =
-          makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &machine)(&module))
-    return std::move(error);
+  optimize(module, machine, optLevel);
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream stream(object);
   llvm::legacy::PassManager codegen;
