@@ -842,6 +842,45 @@ struct MoApplySchedulesPass
   }
 };
 
+/// A 1-D vector.load whose every use extracts one element, as scalar
+/// loads: what the outer products of a register tile broadcast (the lhs
+/// column of an mmt4d tile, a convolution's input pixels). LLVM merges the
+/// vector load's elements back only through shuffles: on AVX2 the 6-row
+/// tile's last two broadcasts became a 64-bit load, a shuffle and two
+/// register broadcasts in the FMA ports, where a broadcast from memory is a
+/// load alone.
+void scalarizeExtractedLoads(func::FuncOp func) {
+  SmallVector<vector::LoadOp> loads;
+  func.walk([&](vector::LoadOp load) {
+    if (load.getVectorType().getRank() == 1 && !load->use_empty() &&
+        llvm::all_of(load->getUsers(), [](Operation *user) {
+          auto extract = dyn_cast<vector::ExtractOp>(user);
+          return extract && extract.getDynamicPosition().empty() &&
+                 extract.getResult().getType() == extract.getSourceVectorType().getElementType();
+        }))
+      loads.push_back(load);
+  });
+  for (vector::LoadOp load : loads) {
+    OpBuilder b(load);
+    SmallVector<Value> indices(load.getIndices());
+    Value last = indices.back();
+    for (Operation *user : llvm::make_early_inc_range(load->getUsers())) {
+      auto extract = cast<vector::ExtractOp>(user);
+      int64_t position = extract.getStaticPosition()[0];
+      b.setInsertionPoint(extract);
+      Location loc = extract.getLoc();
+      indices.back() = getValueOrCreateConstantIndexOp(
+          b, loc,
+          affine::makeComposedFoldedAffineApply(b, loc, b.getAffineDimExpr(0) + position,
+                                                {OpFoldResult(last)}));
+      extract.replaceAllUsesWith(
+          memref::LoadOp::create(b, loc, load.getBase(), indices).getResult());
+      extract.erase();
+    }
+    load.erase();
+  }
+}
+
 struct MoLowerVectorsPass
     : public LibraryPass<mo::impl::MoLowerVectorsBase<MoLowerVectorsPass>> {
 
@@ -852,8 +891,11 @@ struct MoLowerVectorsPass
                                     ? WalkResult::interrupt()
                                     : WalkResult::advance();
                        }).wasInterrupted();
-    if (vectors && failed(run(func, "mo_lower_vectors")))
-      signalPassFailure();
+    if (!vectors)
+      return;
+    if (failed(run(func, "mo_lower_vectors")))
+      return signalPassFailure();
+    scalarizeExtractedLoads(func);
   }
 };
 
