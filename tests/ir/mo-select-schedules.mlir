@@ -233,13 +233,14 @@ func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor
 // -----
 
 // A 2-D convolution (NHWC, HWCF) whose output rows divide a register tile
-// is computed directly: tiles of pixels by channels, the most pixels up to
-// the registers left beside one filter row (14 x 32 on AVX-512; 6 x 16 on
-// AVX2, where 56 rows take 4), one input channel a step.
+// is computed directly: tiles of pixels by channels, the most accumulators
+// the registers hold beside one filter row (14 x 32 on AVX-512; on AVX2,
+// where two vectors of channels fit 6 pixels and 56 take 4, 14 x 8), one
+// input channel a step.
 // AVX512-LABEL: func.func @conv
 // AVX512: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [14, 32, 1]}
 // AVX2-LABEL: func.func @conv
-// AVX2: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [4, 16, 1]}
+// AVX2: linalg.conv_2d_nhwc_hwcf {{.+}}mo.schedule = {kind = "conv", sizes = [14, 8, 1]}
 func.func @conv(%x: tensor<1x58x58x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x56x56x64xf32>

@@ -87,11 +87,15 @@ struct Target {
   }
 
   /// The most pixels a direct convolution's register tile takes, each a row
-  /// of two vectors of output channels: every register but that row of
-  /// filter and one broadcast input element (14 on AVX-512, 6 on AVX2).
-  int64_t convPixels() const {
-    int64_t registers = vectorBits >= 512 ? 32 : 16;
-    return (registers - 2 - 1) / 2;
+  /// of `vectors` vectors of output channels: every register but that row
+  /// of filter and one broadcast input element (two vectors: 14 on
+  /// AVX-512, 6 on AVX2; one: 14 on AVX2). AVX-512 keeps 14 for one vector
+  /// too: its 28-pixel and 17-pixel single-vector tiles are unmeasured, and
+  /// a 17-pixel row ran faster as im2col there.
+  int64_t convPixels(int64_t vectors) const {
+    if (vectorBits >= 512)
+      return 14;
+    return (16 - vectors - 1) / vectors;
   }
 };
 
@@ -426,17 +430,29 @@ std::optional<std::pair<int64_t, int64_t>> directConvTile(linalg::Conv2DNhwcHwcf
     return std::nullopt;
   auto [m0, n0] = target.matmulTile();
   int64_t ow = outType.getDimSize(2), f = fType.getDimSize(3), c = fType.getDimSize(2);
-  // Pixels: the largest row tile that divides the row, down to half the
-  // matmul's; channels: two vectors, or one. (Other shapes take im2col,
-  // whose packs pad.)
-  int64_t tw = 0;
-  for (int64_t t = target.convPixels(); t >= std::max<int64_t>(1, m0 / 2) && !tw; --t)
-    if (ow % t == 0)
-      tw = t;
-  int64_t tf = f % n0 == 0 ? n0 : (f % (n0 / 2) == 0 ? n0 / 2 : 0);
-  if (!tw || !tf || c < 4)
+  if (c < 4)
     return std::nullopt;
-  return std::make_pair(tw, tf);
+  // Channels: two vectors or one, dividing the filters; pixels: the largest
+  // row tile that divides the row. The tile with the most accumulators, at
+  // least the matmul's m0 vectors, two vectors on a tie (fewer broadcasts a
+  // step). On AVX2 a 56-pixel row takes 14 pixels of one vector rather
+  // than 4 of two (w6 at one thread 5.8-5.9 -> 3.1-4.4 ms on Zen 3). (Other shapes take im2col,
+  // whose packs pad.)
+  std::optional<std::pair<int64_t, int64_t>> best;
+  int64_t bestAccumulators = m0 - 1;
+  for (int64_t vectors : {2, 1}) {
+    int64_t tf = vectors * n0 / 2;
+    if (f % tf != 0)
+      continue;
+    int64_t tw = target.convPixels(vectors);
+    while (ow % tw != 0)
+      --tw;
+    if (tw * vectors > bestAccumulators) {
+      bestAccumulators = tw * vectors;
+      best = std::make_pair(tw, tf);
+    }
+  }
+  return best;
 }
 
 /// Whether `op`'s filter is read packed by channel tiles (convolveByChannelTiles).
