@@ -90,8 +90,7 @@ struct Target {
   /// of `vectors` vectors of output channels: every register but that row
   /// of filter and one broadcast input element (two vectors: 14 on
   /// AVX-512, 6 on AVX2; one: 14 on AVX2). AVX-512 keeps 14 for one vector
-  /// too: its 28-pixel and 17-pixel single-vector tiles are unmeasured, and
-  /// a 17-pixel row ran faster as im2col there.
+  /// too: its wider single-vector tiles are unmeasured.
   int64_t convPixels(int64_t vectors) const {
     if (vectorBits >= 512)
       return 14;
@@ -419,6 +418,12 @@ void convolveByChannelTiles(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
   rewriter.replaceOp(op, loop.getResult(0));
 }
 
+/// Whether `op`'s filter is read packed by channel tiles (convolveByChannelTiles).
+bool packsFilter(linalg::Conv2DNhwcHwcfOp op, int64_t tf) {
+  auto fType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+  return 4 * fType.getNumElements() > kStreamedFilterBytes && fType.getDimSize(3) > tf;
+}
+
 /// The register tile (`tw` pixels, `tf` channels) of `op` as a direct
 /// convolution, if it takes one: rows of pixels dividing it, at least four
 /// input channels.
@@ -432,33 +437,30 @@ std::optional<std::pair<int64_t, int64_t>> directConvTile(linalg::Conv2DNhwcHwcf
   int64_t ow = outType.getDimSize(2), f = fType.getDimSize(3), c = fType.getDimSize(2);
   if (c < 4)
     return std::nullopt;
-  // Channels: two vectors or one, dividing the filters; pixels: the largest
-  // row tile that divides the row. The tile with the most accumulators, at
-  // least the matmul's m0 vectors, two vectors on a tie (fewer broadcasts a
-  // step). On AVX2 a 56-pixel row takes 14 pixels of one vector rather
-  // than 4 of two (w6 at one thread 5.8-5.9 -> 3.1-4.4 ms on Zen 3). (Other shapes take im2col,
+  auto largestDivisor = [&](int64_t from, int64_t to) -> int64_t {
+    for (int64_t t = from; t >= to; --t)
+      if (ow % t == 0)
+        return t;
+    return 0;
+  };
+  // One vector of channels by as many pixels as the matmul's tile has
+  // accumulators (2 m0) or more, where the filter is read as it is: on
+  // AVX2, whose two vectors fit 6 pixels (a 56-pixel row 4: 8 accumulators
+  // of 16 registers), w6 as 14 x 8 (one thread 5.8-5.9 -> 3.1-4.4 ms on
+  // Zen 3). Not with fewer pixels or a packed filter: 7x7 512 -> 512 as 7 x
+  // 8 took 12 ms against im2col's 3.5, 14x14 256 -> 256 as 14 x 8 slower.
+  int64_t tf1 = n0 / 2;
+  if (f % tf1 == 0 && !packsFilter(op, tf1))
+    if (int64_t tw = largestDivisor(target.convPixels(1), 2 * m0))
+      return std::make_pair(tw, tf1);
+  // Else two vectors of channels, or one, by the largest row tile that
+  // divides the row, down to half the matmul's. (Other shapes take im2col,
   // whose packs pad.)
-  std::optional<std::pair<int64_t, int64_t>> best;
-  int64_t bestAccumulators = m0 - 1;
-  for (int64_t vectors : {2, 1}) {
-    int64_t tf = vectors * n0 / 2;
-    if (f % tf != 0)
-      continue;
-    int64_t tw = target.convPixels(vectors);
-    while (ow % tw != 0)
-      --tw;
-    if (tw * vectors > bestAccumulators) {
-      bestAccumulators = tw * vectors;
-      best = std::make_pair(tw, tf);
-    }
-  }
-  return best;
-}
-
-/// Whether `op`'s filter is read packed by channel tiles (convolveByChannelTiles).
-bool packsFilter(linalg::Conv2DNhwcHwcfOp op, int64_t tf) {
-  auto fType = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
-  return 4 * fType.getNumElements() > kStreamedFilterBytes && fType.getDimSize(3) > tf;
+  int64_t tw = largestDivisor(target.convPixels(2), std::max<int64_t>(1, m0 / 2));
+  int64_t tf = f % n0 == 0 ? n0 : (f % (n0 / 2) == 0 ? n0 / 2 : 0);
+  if (!tw || !tf)
+    return std::nullopt;
+  return std::make_pair(tw, tf);
 }
 
 /// A 2-D f32 convolution (NHWC input, HWCF filter, output filled with a
