@@ -16,7 +16,8 @@
 // CHECK: vector.transfer_write %{{.+}} : vector<8x32xf32>, tensor<128x16x8x32xf32>
 // CHECK: %[[PANEL:.+]] = tensor.empty() : tensor<16x256x32x1xf32>
 // CHECK: scf.for %{{.+}} step %c256
-// CHECK: scf.for %{{.+}} to %c16 step %c1 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x32x1xf32>)
+// CHECK: scf.for %{{.+}} to %c256 step %c4 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x32x1xf32>)
+// CHECK: scf.for %{{.+}} to %c16 step %c1
 // CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<16x256x32x1xf32>
 // CHECK: scf.for %{{.+}} to %c128 step %c1
 // CHECK: scf.for %{{.+}} to %c16 step %c1
@@ -74,7 +75,8 @@ func.func @narrow(%a: tensor<1024x1024xf32>, %b: tensor<1024x32xf32>) -> tensor<
 // CHECK-LABEL: func.func @short_k
 // CHECK: scf.forall (%{{.+}}) in (2)
 // CHECK: scf.for %{{.+}} = %c0 to %c64 step %c4
-// CHECK-NEXT: vector.transfer_read %arg1[%{{.+}}, %{{.+}}], %{{[^ ]+}} {in_bounds = [true, true]} : tensor<64x128xf32>, vector<4x32xf32>
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK: vector.transfer_read %arg1[%{{.+}}, %{{.+}}], %{{[^ ]+}} {in_bounds = [true, true]} : tensor<64x128xf32>, vector<4x32xf32>
 // CHECK-NEXT: vector.shape_cast
 // CHECK-NEXT: vector.transfer_write %{{.+}} {in_bounds = [true, true, true]} : vector<4x32x1xf32>
 func.func @short_k(%a: tensor<?x64xf32>, %b: tensor<64x128xf32>) -> tensor<?x128xf32> {
@@ -294,7 +296,8 @@ func.func @conv_big_filter(%x: tensor<1x16x16x256xf32>, %w: tensor<3x3x256x256xf
 // -----
 
 // Few rows: the threads split the columns, and inside each thread's k
-// blocks of 256 a 16-tile panel of B is packed (4 k steps a vector), then
+// blocks of 256 a 16-tile panel of B is packed (4 k steps a vector, k
+// outer: the rows of B read along their pages), then
 // every row tile's 8 x 32 accumulator runs over it. The panel is one
 // buffer per thread, which every k block packs again (it stays in L2; a
 // slice of B's whole packed shape was 4 MB per thread, written once).
@@ -302,7 +305,8 @@ func.func @conv_big_filter(%x: tensor<1x16x16x256xf32>, %w: tensor<3x3x256x256xf
 // CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<8x32x8x32xf32>)
 // CHECK: %[[PANEL:.+]] = tensor.empty() : tensor<16x256x32x1xf32>
 // CHECK-NEXT: scf.for %{{.+}} step %c256
-// CHECK-NEXT: scf.for %{{.+}} to %c16 step %c1 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x32x1xf32>)
+// CHECK-NEXT: scf.for %{{.+}} to %c256 step %c4 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x32x1xf32>)
+// CHECK: scf.for %{{.+}} to %c16 step %c1
 // CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<16x256x32x1xf32>
 // CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x8x32xf32>)
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
