@@ -8,6 +8,8 @@
 // The whole CPU pipeline turns the thread tiles into OpenMP and the
 // accumulator tile into 32-wide FMAs.
 // RUN: mo-opt %s --split-input-file --mo-cpu-codegen="num-threads=2 cpu-features=+avx512f" | FileCheck %s --check-prefix=LLVM
+// AVX2's blocked order of the register tiles (@wide):
+// RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx2,+fma},mo-apply-schedules),canonicalize,cse)" | FileCheck %s --check-prefix=AVX2
 
 // CHECK-LABEL: func.func @square
 // CHECK: scf.forall (%{{.+}}) in (128) shared_outs(%{{.+}}) -> (tensor<128x1024x8x1xf32>)
@@ -311,6 +313,16 @@ func.func @conv_big_filter(%x: tensor<1x16x16x256xf32>, %w: tensor<3x3x256x256xf
 // CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x8x32xf32>)
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
 // CHECK-NOT: linalg.pack
+// With AVX2 the 11 row tiles go in blocks of 8, each block's column tiles
+// outer: a column's panel of B stays in L1 across the block's rows.
+// AVX2-LABEL: func.func @wide
+// AVX2: %[[PANEL:.+]] = tensor.empty() : tensor<16x256x16x1xf32>
+// AVX2: scf.for %{{.+}} to %c256 step %c4 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x16x1xf32>)
+// AVX2: scf.for %{{.+}} = %c0 to %c11 step %c8
+// AVX2: scf.for %{{.+}} = %c0 to %c16 step %c1
+// AVX2: scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+// AVX2: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x6x16xf32>)
+// AVX2: vector.contract {{.+}} : vector<6x1xf32>, vector<16x1xf32> into vector<6x16xf32>
 func.func @wide(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<64x1024xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x1024xf32>

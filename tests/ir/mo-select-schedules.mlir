@@ -3,7 +3,8 @@
 // the target's register tile (8 x 32 with AVX-512, 6 x 16 with AVX2), padded
 // where the sizes do not divide, and each step records its schedule; the
 // threads split the columns of tiles when each gets some (each packing the
-// panels of B it needs, the pack fused into its tiles), else the rows; a
+// panels of B it needs, the pack fused into its tiles; with AVX2 the row
+// tiles in blocks of 8, each block's columns outer), else the rows; a
 // small product stays a matmul (loops). Row kernels form chains (below).
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx512f}),canonicalize)" | FileCheck %s --check-prefix=AVX512
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx2,+fma}),canonicalize)" | FileCheck %s --check-prefix=AVX2
@@ -18,7 +19,7 @@
 // AVX2-LABEL: func.func @square
 // AVX2: inner_tiles = [6, 1] into {{.+}} -> tensor<171x1024x6x1xf32>
 // AVX2: inner_tiles = [16, 1] into {{.+}} -> tensor<64x1024x16x1xf32>
-// AVX2: linalg.mmt4d {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 16]}}
+// AVX2: linalg.mmt4d {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "mmt4d_pack_rhs_blocked", sizes = [2, 16, 256, 16, 8]}}
 // AVX2: inner_tiles = [6, 16] into {{.+}} : tensor<171x64x6x16xf32> -> tensor<1024x1024xf32>
 func.func @square(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %zero = arith.constant 0.0 : f32

@@ -86,6 +86,12 @@ struct Target {
     return {4, 2 * lanes};
   }
 
+  /// The row tiles of a matmul's cache block that each panel of B (k x n0,
+  /// in L1) is used by before the next, their A in L2; 0: all the rows,
+  /// each row tile's A in L1 and the panels in L2 (AVX-512's order, where
+  /// a 32-wide panel of 256 k steps is a whole L1).
+  int64_t matmulRowBlock() const { return vectorBits >= 512 ? 0 : 8; }
+
   /// The most pixels a direct convolution's register tile takes, each a row
   /// of `vectors` vectors of output channels: every register but that row
   /// of filter and one broadcast input element (two vectors: 14 on
@@ -268,7 +274,11 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
     // Each thread packs B's panels as its cache blocks need them (B read
     // once, its packed panel reused from cache): the threads' columns
     // are disjoint, so no panel is packed twice.
-    scheduleFused(product, schedule(ctx, "mmt4d_pack_rhs", {threadsN, 16, cacheK, n0}),
+    scheduleFused(product,
+                  target.matmulRowBlock()
+                      ? schedule(ctx, "mmt4d_pack_rhs_blocked",
+                                 {threadsN, 16, cacheK, n0, target.matmulRowBlock()})
+                      : schedule(ctx, "mmt4d_pack_rhs", {threadsN, 16, cacheK, n0}),
                   {packB}, group++);
   else
     product->setAttr(kScheduleAttr,
