@@ -54,11 +54,12 @@ module attributes {transform.with_named_sequence} {
   // block's columns outer: a column tile's panel of B (k x n0) stays in L1
   // across the block's row tiles, whose A (cache_m x m0 x k) stays in L2;
   // each k step reads m0 values from L2 instead of n0. On Zen 3 (AVX2, 512
-  // KiB of L2), 8 row tiles, side by side in one process: at two threads
-  // 1024^3 +8%, 64 x 1024 x 1024 +30%, 256 x 1024 x 1024 +11%, 128 x 512 x
-  // 2048 +23%; at one 0 to +7%. (Unmeasured with AVX-512's 32-wide panels,
-  // which fill an L1; a Xeon measured the columns outer without blocks
-  // slower.)
+  // KiB of L2), 8 row tiles, side by side in one process: 1024^3 +3-6% at
+  // one and two threads, 64 x 1024 x 1024 +4% at one and -3% at two,
+  // 256 x 1024 x 1024 and 128 x 512 x 2048 within +-2%; 4, 16 and 28 row
+  // tiles measured the same as 8. (Unmeasured with AVX-512's 32-wide
+  // panels, which fill an L1; a Xeon measured the columns outer without
+  // blocks slower.)
   transform.named_sequence @mo_mmt4d_pack_rhs_blocked(
       %func: !transform.any_op {transform.readonly},
       %mm: !transform.any_op {transform.consumed},
@@ -111,7 +112,7 @@ module attributes {transform.with_named_sequence} {
     // reads 4 rows of B along their pages (16 x 64 bytes each), not 64
     // bytes of each of 256 pages per column tile, which missed the TLB and
     // the prefetcher on Zen 3 (a 64 x 1024 x 1024 product at one thread
-    // 0.78 -> 0.95 of numpy, 1024^3 0.85 -> 0.88; at two +8-23%; a Xeon
+    // 0.65-0.70 -> 0.88-0.97 of numpy, in alternating processes; a Xeon
     // measured no change).
     %pack3, %lp:2 = transform.structured.tile_using_for %pack2 tile_sizes [1, 4]
         interchange = [1, 0]
