@@ -53,18 +53,18 @@ func.func @square(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tenso
 // instead, B packed first in a kernel of its own, and each thread walks
 // cache blocks of 256 k steps over its 64 row tiles.
 // CHECK-LABEL: func.func @narrow
-// CHECK: scf.forall (%{{.+}}) in (128) shared_outs(%{{.+}}) -> (tensor<128x1024x8x1xf32>)
-// CHECK: scf.for %{{.+}} step %c4 iter_args(%{{.+}}) -> (tensor<1x1024x32x1xf32>)
-// CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<1x1024x32x1xf32>
+// CHECK: scf.forall (%{{.+}}) in (128) shared_outs(%{{.+}}) -> (tensor<128x4096x8x1xf32>)
+// CHECK: scf.for %{{.+}} step %c4 iter_args(%{{.+}}) -> (tensor<1x4096x32x1xf32>)
+// CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<1x4096x32x1xf32>
 // CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<128x1x8x32xf32>)
 // CHECK: scf.for %{{.+}} step %c256
 // CHECK: scf.for %{{.+}} to %c64 step %c1
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
-func.func @narrow(%a: tensor<1024x1024xf32>, %b: tensor<1024x32xf32>) -> tensor<1024x32xf32> {
+func.func @narrow(%a: tensor<1024x4096xf32>, %b: tensor<4096x32xf32>) -> tensor<1024x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1024x32xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x32xf32>) -> tensor<1024x32xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x32xf32>) outs(%c : tensor<1024x32xf32>) -> tensor<1024x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1024x4096xf32>, tensor<4096x32xf32>) outs(%c : tensor<1024x32xf32>) -> tensor<1024x32xf32>
   return %r : tensor<1024x32xf32>
 }
 
@@ -77,18 +77,18 @@ func.func @narrow(%a: tensor<1024x1024xf32>, %b: tensor<1024x32xf32>) -> tensor<
 // CHECK-LABEL: func.func @short_k
 // CHECK: scf.forall (%{{.+}}) in (2)
 // CHECK: scf.for %{{.+}} = %c0 to %c64 step %c4
-// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c2 step %c1
-// CHECK: vector.transfer_read %arg1[%{{.+}}, %{{.+}}], %{{[^ ]+}} {in_bounds = [true, true]} : tensor<64x128xf32>, vector<4x32xf32>
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c16 step %c1
+// CHECK: vector.transfer_read %arg1[%{{.+}}, %{{.+}}], %{{[^ ]+}} {in_bounds = [true, true]} : tensor<64x2048xf32>, vector<4x32xf32>
 // CHECK-NEXT: vector.shape_cast
 // CHECK-NEXT: vector.transfer_write %{{.+}} {in_bounds = [true, true, true]} : vector<4x32x1xf32>
-func.func @short_k(%a: tensor<?x64xf32>, %b: tensor<64x128xf32>) -> tensor<?x128xf32> {
+func.func @short_k(%a: tensor<?x64xf32>, %b: tensor<64x2048xf32>) -> tensor<?x2048xf32> {
   %zero = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
   %m = tensor.dim %a, %c0 : tensor<?x64xf32>
-  %e = tensor.empty(%m) : tensor<?x128xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x128xf32>) -> tensor<?x128xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x128xf32>) outs(%c : tensor<?x128xf32>) -> tensor<?x128xf32>
-  return %r : tensor<?x128xf32>
+  %e = tensor.empty(%m) : tensor<?x2048xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x2048xf32>) -> tensor<?x2048xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x2048xf32>) outs(%c : tensor<?x2048xf32>) -> tensor<?x2048xf32>
+  return %r : tensor<?x2048xf32>
 }
 
 // -----
@@ -358,4 +358,62 @@ func.func @epilogue(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %bias: t
     linalg.yield %m : f32
   } -> tensor<64x1024xf32>
   return %o : tensor<64x1024xf32>
+}
+
+// -----
+
+// B of 256 KiB or less read in place (matmul_direct): each thread tile one
+// 8 x 32 register tile, its accumulator carried in registers through the k
+// loop (8 elements of A broadcast times a row of B a step), the fill folded
+// into its start, written once; no pack.
+// CHECK-LABEL: func.func @direct
+// CHECK-NOT: linalg.pack
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) in (128, 8) shared_outs(%{{.+}}) -> (tensor<1024x256xf32>)
+// CHECK: scf.for %{{.+}} = %c0 to %c256 step %c1 iter_args(%{{.+}} = %cst) -> (vector<8x32xf32>)
+// CHECK: vector.transfer_read %arg0{{.+}} : tensor<1024x256xf32>, vector<8x1xf32>
+// CHECK: vector.transfer_read %arg1{{.+}} : tensor<256x256xf32>, vector<32xf32>
+// CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: vector.transfer_write {{.+}} : vector<8x32xf32>, tensor<8x32xf32>
+// LLVM-LABEL: llvm.func @direct_kernel(
+// LLVM: omp.wsloop
+// LLVM-COUNT-8: llvm.intr.fmuladd({{.+}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+func.func @direct(%a: tensor<1024x256xf32>, %b: tensor<256x256xf32>) -> tensor<1024x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x256xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x256xf32>) -> tensor<1024x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1024x256xf32>, tensor<256x256xf32>) outs(%c : tensor<1024x256xf32>) -> tensor<1024x256xf32>
+  return %r : tensor<1024x256xf32>
+}
+
+// -----
+
+// Rows known at run time and 10 columns, a bias added (matmul_direct_peeled):
+// the threads split the rows of tiles; in each, the full 8-row tiles, then
+// the partial one with its rows masked; the columns one vector of 16 masked
+// to 10; the bias added to each tile's accumulator before it is written.
+// CHECK-LABEL: func.func @direct_rows
+// CHECK: scf.forall (%{{.+}}) in (%{{.+}}) shared_outs(%{{.+}}) -> (tensor<?x10xf32>)
+// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c8
+// CHECK: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args(%{{.+}}) -> (vector<8x16xf32>)
+// CHECK: vector.mask %{{.+}} { vector.contract {{.+}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32> }
+// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<8x16xf32>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c8
+// CHECK: vector.create_mask %{{.+}}, %c10 : vector<8x16xi1>
+// CHECK: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args(%{{.+}}) -> (vector<8x16xf32>)
+// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<8x16xf32>
+// CHECK-NOT: linalg.
+func.func @direct_rows(%a: tensor<?x128xf32>, %b: tensor<128x10xf32>, %bias: tensor<10xf32>) -> tensor<?x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x128xf32>
+  %e = tensor.empty(%m) : tensor<?x10xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x10xf32>) -> tensor<?x10xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x128xf32>, tensor<128x10xf32>) outs(%c : tensor<?x10xf32>) -> tensor<?x10xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias : tensor<?x10xf32>, tensor<10xf32>) outs(%e : tensor<?x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<?x10xf32>
+  return %o : tensor<?x10xf32>
 }

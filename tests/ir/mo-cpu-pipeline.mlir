@@ -16,8 +16,7 @@
 // CHECK: llvm.call @block_kernel(
 // CHECK-LABEL: llvm.func @block_kernel(
 // CHECK-SAME: attributes {passthrough = ["noinline"], sym_visibility = "private"}
-// CHECK: llvm.fmul
-// CHECK: llvm.fadd
+// CHECK: llvm.intr.fmuladd
 // CHECK: llvm.intr.maximum
 // The entry returns its status; the prologue's checks are compares of the
 // descriptors' sizes, and the body runs in a conditional block.

@@ -53,13 +53,13 @@ func.func @ragged(%a: tensor<?x1000xf32>, %b: tensor<1000x1000xf32>) -> tensor<?
 // One tile of columns for two threads: the threads split the rows, and B is
 // packed on its own.
 // AVX512-LABEL: func.func @narrow
-// AVX512: linalg.pack %arg1 {{.+}} {mo.schedule = {kind = "relayout", sizes = [1, 4, 1, 4, 32, 1]}} : tensor<1024x32xf32> -> tensor<1x1024x32x1xf32>
+// AVX512: linalg.pack %arg1 {{.+}} {mo.schedule = {kind = "relayout", sizes = [1, 4, 1, 4, 32, 1]}} : tensor<4096x32xf32> -> tensor<1x4096x32x1xf32>
 // AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
-func.func @narrow(%a: tensor<1024x1024xf32>, %b: tensor<1024x32xf32>) -> tensor<1024x32xf32> {
+func.func @narrow(%a: tensor<1024x4096xf32>, %b: tensor<4096x32xf32>) -> tensor<1024x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1024x32xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x32xf32>) -> tensor<1024x32xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x32xf32>) outs(%c : tensor<1024x32xf32>) -> tensor<1024x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1024x4096xf32>, tensor<4096x32xf32>) outs(%c : tensor<1024x32xf32>) -> tensor<1024x32xf32>
   return %r : tensor<1024x32xf32>
 }
 
@@ -81,17 +81,56 @@ func.func @wide(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<64
 
 // -----
 
-// A small product keeps its loops.
+// B of 256 KiB or less is read in place, whatever the product's size: one
+// register tile of m0 x n0 per thread tile, the fill of C fused into it (no
+// pack); its rows divide the tile. Narrower rows or columns than a tile
+// take the tile's vectors at their size, whole lanes (4 x 16 here).
+// AVX512-LABEL: func.func @direct
+// AVX512: linalg.fill {mo.fused_into = [[G:[0-9]+]] : i64}
+// AVX512: linalg.matmul {mo.schedule = {fuse = [[G]] : i64, kind = "matmul_direct", sizes = [8, 32]}} ins(%arg0, %arg1 : tensor<1024x256xf32>, tensor<256x256xf32>)
+// AVX512-NOT: linalg.pack
 // AVX512-LABEL: func.func @tiny
 // AVX512-NOT: linalg.pack
-// AVX512: linalg.matmul
-// AVX512-NOT: mo.schedule
+// AVX512: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct", sizes = [4, 16]}}
+func.func @direct(%a: tensor<1024x256xf32>, %b: tensor<256x256xf32>) -> tensor<1024x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x256xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x256xf32>) -> tensor<1024x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1024x256xf32>, tensor<256x256xf32>) outs(%c : tensor<1024x256xf32>) -> tensor<1024x256xf32>
+  return %r : tensor<1024x256xf32>
+}
 func.func @tiny(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x4xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
   %r = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// Rows known at run time (an MLP's batch) and a classifier's 10 columns:
+// the rows of each thread tile are peeled (full tiles, then a partial one),
+// the columns one masked vector of 16. The epilogue (bias) is the root: the
+// product and the fill of C are fused into its tiles.
+// AVX512-LABEL: func.func @direct_rows
+// AVX512: linalg.fill {mo.fused_into = [[G:[0-9]+]] : i64}
+// AVX512: linalg.matmul {mo.fused_into = [[G]] : i64}
+// AVX512: linalg.generic {{.+}}mo.schedule = {fuse = [[G]] : i64, kind = "matmul_direct_peeled", sizes = [8, 16]}
+func.func @direct_rows(%a: tensor<?x128xf32>, %b: tensor<128x10xf32>, %bias: tensor<10xf32>) -> tensor<?x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x128xf32>
+  %e = tensor.empty(%m) : tensor<?x10xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x10xf32>) -> tensor<?x10xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x128xf32>, tensor<128x10xf32>) outs(%c : tensor<?x10xf32>) -> tensor<?x10xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias : tensor<?x10xf32>, tensor<10xf32>) outs(%e : tensor<?x10xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<?x10xf32>
+  return %o : tensor<?x10xf32>
 }
 
 // -----
@@ -348,16 +387,12 @@ func.func @conv_big_filter_odd(%x: tensor<1x16x16x320xf32>, %w: tensor<3x3x320x9
 
 // Rows of 17 pixels (a prime over the 14 a register tile holds) divide no
 // register tile: im2col times the filter as a matrix, the window gather a
-// copy, the product a data-tiled (padded) matmul, whose threads split its
-// rows (289 of them, 64 columns: each thread reading all of A would cost
-// more than packing B on its own).
+// copy, the product (a filter of 144 KiB) reading the filter in place.
 // AVX512-LABEL: func.func @conv_ragged
 // AVX512: %[[W:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<1x19x19x64xf32>) outs(%{{.+}} : tensor<1x17x17x3x3x64xf32>)
 // AVX512: %[[L:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x17x17x3x3x64xf32> into tensor<289x576xf32>
 // AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
-// AVX512: linalg.pack %[[L]] {{.+}} -> tensor<37x576x8x1xf32>
-// AVX512: linalg.pack %[[R]] {{.+}} -> tensor<2x576x32x1xf32>
-// AVX512: linalg.mmt4d {mo.schedule = {kind = "mmt4d", sizes = [2, 1, 16, 256]}}
+// AVX512: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct_peeled", sizes = [8, 32]}} ins(%[[L]], %[[R]] :
 // AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 17, 17, 64] : tensor<289x64xf32> into tensor<1x17x17x64xf32>
 // AVX512-NOT: linalg.conv_2d
 func.func @conv_ragged(%x: tensor<1x19x19x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x17x17x64xf32> {

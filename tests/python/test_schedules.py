@@ -25,15 +25,19 @@ def threads(request):
 
 # (lhs rows as staged, k, n), and the row counts to run with.
 SHAPES = [
-    ((256, 256, 256), [256]),        # divides the 8 x 32 tile
-    ((200, 300, 100), [200]),        # divides nothing: padded packs
+    ((256, 512, 256), [256]),        # divides the 8 x 32 tile: packed
+    ((200, 700, 100), [200]),        # divides nothing: padded packs
     (("m", 1000, 1000), [1, 37, 256]),  # rows known at run time
     ((1, 512, 512), [1]),            # one row (a decode step)
-    ((64, 1024, 10), [64]),          # few columns: stays loops
-    ((3, 17, 33), [3]),              # tiny: stays loops
+    ((256, 256, 256), [256]),        # B of 256 KiB: read in place (direct)
+    (("m", 300, 100), [1, 7, 8, 37]),  # direct, run-time rows: full and partial tiles
+    ((64, 1024, 10), [64]),          # direct, few columns: one masked vector
+    ((3, 17, 33), [3]),              # direct, tiny
+    ((50, 4096, 16), [50]),          # direct, a long k
 ]
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # a schedule fell back to loops
 @pytest.mark.parametrize("shape,rows", SHAPES, ids=[str(s) for s, _ in SHAPES])
 def test_matmul_matches_numpy(threads, shape, rows):
     m, k, n = shape
@@ -67,13 +71,14 @@ def test_batch_matmul_matches_numpy(threads, lhs, rhs):
     assert np.abs(run(a, b).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")
 @pytest.mark.parametrize("m,k,n,rows", [(64, 256, 512, 64), (200, 300, 100, 200),
                                         ("m", 130, 70, 37), ("m", 64, 1024, 1)],
                          ids=["divides", "ragged", "run-time-rows", "one-row"])
 def test_fused_epilogues_match_numpy(threads, m, k, n, rows):
-    """relu(a @ w + b) + r: where the register tiles divide C, the epilogue
-    takes the unpack of C into its tiles; elsewhere (ragged, run-time rows)
-    the unpack stays a kernel of its own. Either way, numpy's result."""
+    """relu(a @ w + b) + r: where the register tiles divide a packed product,
+    the epilogue takes the unpack of C into its tiles; a product reading B in
+    place (all but the first here) finishes each register tile with it."""
     from mo import functional as F
 
     def layer(a, w, b, r):

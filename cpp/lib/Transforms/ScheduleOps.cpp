@@ -154,6 +154,18 @@ mo::MoFuseIntoContainingOp::apply(transform::TransformRewriter &rewriter,
       any = true;
     }
     while (OpOperand *use = otherUseInside(producer, loop)) {
+      // A size asked of a result is its destination's (the tiled ops'
+      // bounds): no copy of the whole producer to answer it.
+      auto dim = dyn_cast<tensor::DimOp>(use->getOwner());
+      auto dps = dyn_cast<DestinationStyleOpInterface>(producer);
+      if (dim && dps) {
+        auto result = cast<OpResult>(use->get());
+        rewriter.modifyOpInPlace(dim, [&] {
+          use->set(dps.getTiedOpOperand(result)->get());
+        });
+        any = true;
+        continue;
+      }
       rewriter.setInsertionPoint(use->getOwner());
       Operation *clone = rewriter.clone(*producer);
       rewriter.modifyOpInPlace(use->getOwner(), [&] {

@@ -123,6 +123,9 @@ static constexpr StringLiteral kFusedIntoAttr = "mo.fused_into";
 /// of the machines measured (2 MiB a core).
 static constexpr int64_t kStreamedFilterBytes = 1 << 20;
 
+/// The largest B a matmul reads in place, unpacked (matmul_direct).
+static constexpr int64_t kDirectRhsBytes = 256 << 10;
+
 /// Records `record` on `root` with `fuse = group`, and tags `members` as
 /// fused into `root`'s tiles: its sequence gets them as one handle, last
 /// parameter, and fuses them.
@@ -188,6 +191,24 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   auto divides = [](int64_t size, int64_t tile) {
     return !ShapedType::isDynamic(size) && size % tile == 0;
   };
+  // A weight that stays in cache is read as it is: no pack of A, B or C,
+  // one kernel (with its epilogue) per product, whatever its size.
+  if (!batched && !ShapedType::isDynamicShape(shapeB) && m != 0 && k * n != 0 && k * n * 4 <= kDirectRhsBytes) {
+    // A narrow B (a classifier's 10 columns) takes one masked vector.
+    int64_t lanes = n0 / 2;
+    int64_t tm = ShapedType::isDynamic(m) ? m0 : std::min(m, m0);
+    int64_t tn = std::min<int64_t>(n0, llvm::divideCeil(n, lanes) * lanes);
+    StringRef kind = divides(m, tm) ? "matmul_direct" : "matmul_direct_peeled";
+    linalg::GenericOp epilogue = elementwiseEpilogue(op->getResult(0));
+    SmallVector<Operation *> producers;
+    if (epilogue)
+      producers.push_back(op);
+    producers.push_back(fill);
+    scheduleFused(epilogue ? epilogue.getOperation() : op.getOperation(),
+                  schedule(ctx, kind, {tm, tn}), producers, group++);
+    return success();
+  }
+
   // Small products stay loops: packing costs more than it saves when a
   // panel of B is a few rows or columns, or the whole product is tiny.
   auto atMost = [](int64_t size, int64_t bound) {

@@ -168,6 +168,105 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // linalg.matmul C = A B with B read as it is, not packed (a weight small
+  // enough to stay in cache while every strip of rows sweeps it): each
+  // thread tile is one m0 x n0 register tile, its accumulator filled,
+  // carried through k one step at a time (m0 broadcast elements of A times
+  // a row of B) and written once. `%root` is the product or an elementwise
+  // epilogue of it (bias, activation, residual) finished in registers;
+  // `%producers` the product (under an epilogue) and the fill of C,
+  // consumers first. The rows divide the tiles here.
+  transform.named_sequence @mo_matmul_direct(
+      %func: !transform.any_op {transform.readonly},
+      %root: !transform.any_op {transform.consumed},
+      %m0: !transform.param<i64> {transform.readonly},
+      %n0: !transform.param<i64> {transform.readonly},
+      %producers: !transform.any_op {transform.consumed}) {
+    %r, %p, %forall = transform.include @mo_direct_threads failures(propagate)
+        (%root, %producers, %m0, %n0)
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+           !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @mo_direct_tile failures(propagate) (%forall, %m0, %n0)
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  // @mo_matmul_direct for a run-time or indivisible row count: the rows of
+  // each thread tile peeled into a full tile (plain vectors) and a partial
+  // one (masked).
+  transform.named_sequence @mo_matmul_direct_peeled(
+      %func: !transform.any_op {transform.readonly},
+      %root: !transform.any_op {transform.consumed},
+      %m0: !transform.param<i64> {transform.readonly},
+      %n0: !transform.param<i64> {transform.readonly},
+      %producers: !transform.any_op {transform.consumed}) {
+    %r1, %p1, %forall = transform.include @mo_direct_threads failures(propagate)
+        (%root, %producers, %m0, %n0)
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+           !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %r2, %rows = transform.structured.tile_using_for %r1 tile_sizes [%m0, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.foreach %p1 : !transform.any_op {
+    ^bb0(%producer: !transform.any_op):
+      %f, %l = transform.mo.fuse_into_containing_op %producer into %rows
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    %loop = transform.cast %rows : !transform.any_op to !transform.op<"scf.for">
+    %full, %partial = transform.loop.peel %loop
+        : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    transform.include @mo_direct_tile failures(propagate) (%full, %m0, %n0)
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.include @mo_direct_tile failures(propagate) (%partial, %m0, %n0)
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  // The direct matmul's thread tiles: `%root` tiled m0 x n0 across the
+  // threads, `%producers` fused into each tile.
+  transform.named_sequence @mo_direct_threads(
+      %root: !transform.any_op {transform.consumed},
+      %producers: !transform.any_op {transform.consumed},
+      %m0: !transform.param<i64> {transform.readonly},
+      %n0: !transform.param<i64> {transform.readonly})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+    %r1, %forall = transform.structured.tile_using_forall %root tile_sizes [%m0, %n0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op)
+    %p1 = transform.foreach %producers : !transform.any_op -> !transform.any_op {
+    ^bb0(%producer: !transform.any_op):
+      %f, %l = transform.mo.fuse_into_containing_op %producer into %forall
+          : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.yield %f : !transform.any_op
+    }
+    transform.yield %r1, %p1, %forall : !transform.any_op, !transform.any_op, !transform.any_op
+  }
+
+  // One direct register tile (in `%loop`): the product's k loop, each step
+  // and the fill and epilogue vectorized m0 x n0 (masked where the tile is
+  // smaller).
+  transform.named_sequence @mo_direct_tile(
+      %loop: !transform.any_op {transform.readonly},
+      %m0: !transform.param<i64> {transform.readonly},
+      %n0: !transform.param<i64> {transform.readonly}) {
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %loop
+        : (!transform.any_op) -> !transform.any_op
+    %fill = transform.structured.match ops{["linalg.fill"]} in %loop
+        : (!transform.any_op) -> !transform.any_op
+    %epilogue = transform.structured.match ops{["linalg.generic"]} in %loop
+        : (!transform.any_op) -> !transform.any_op
+    %t, %k = transform.structured.tile_using_for %mm tile_sizes [0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    transform.structured.vectorize %t vector_sizes [%m0, %n0, %one]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+          !transform.param<i64>
+    transform.structured.vectorize %fill vector_sizes [%m0, %n0]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+    transform.structured.vectorize %epilogue vector_sizes [%m0, %n0]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+    transform.yield
+  }
+
   // An elementwise epilogue of a data-tiled product and the unpack of C it
   // reads (`%unpack`), fused per m0 x n0 accumulator tile: the threads split
   // the rows of tiles, each tile unpacked and finished in registers.
