@@ -389,8 +389,9 @@ func.func @direct(%a: tensor<1024x256xf32>, %b: tensor<256x256xf32>) -> tensor<1
 
 // Rows known at run time and 10 columns, a bias added (matmul_direct_peeled):
 // the threads split the rows of tiles; in each, the full 8-row tiles, then
-// the partial one with its rows masked; the columns one vector of 16 masked
-// to 10; the bias added to each tile's accumulator before it is written.
+// the partial one, its rows of A copied into a zero-padded 8-row tile (the
+// product unmasked in its rows); the columns one vector of 16 masked to 10;
+// the bias added to each tile's accumulator before it is written.
 // CHECK-LABEL: func.func @direct_rows
 // CHECK: scf.forall (%{{.+}}) in (%{{.+}}) shared_outs(%{{.+}}) -> (tensor<?x10xf32>)
 // CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c8
@@ -398,8 +399,10 @@ func.func @direct(%a: tensor<1024x256xf32>, %b: tensor<256x256xf32>) -> tensor<1
 // CHECK: vector.mask %{{.+}} { vector.contract {{.+}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32> }
 // CHECK: arith.addf %{{.+}}, %{{.+}} : vector<8x16xf32>
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c8
-// CHECK: vector.create_mask %{{.+}}, %c10 : vector<8x16xi1>
+// CHECK: tensor.pad
+// CHECK: } : tensor<?x128xf32> to tensor<8x128xf32>
 // CHECK: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args(%{{.+}}) -> (vector<8x16xf32>)
+// CHECK: vector.transfer_read %padded[%c0, %{{.+}}], %{{.+}} {in_bounds = [true, true]} : tensor<8x128xf32>, vector<8x1xf32>
 // CHECK: arith.addf %{{.+}}, %{{.+}} : vector<8x16xf32>
 // CHECK-NOT: linalg.
 func.func @direct_rows(%a: tensor<?x128xf32>, %b: tensor<128x10xf32>, %bias: tensor<10xf32>) -> tensor<?x10xf32> {

@@ -192,8 +192,10 @@ module attributes {transform.with_named_sequence} {
   }
 
   // @mo_matmul_direct for a run-time or indivisible row count: the rows of
-  // each thread tile peeled into a full tile (plain vectors) and a partial
-  // one (masked).
+  // each thread tile peeled into full tiles (plain vectors) and the rest,
+  // whose rows of A are copied into a zero-padded m0-row tile first: its
+  // product unmasked too (a masked m0-row tile compiled to 1.7x the code of
+  // a full one), only its fill and epilogue masked.
   transform.named_sequence @mo_matmul_direct_peeled(
       %func: !transform.any_op {transform.readonly},
       %root: !transform.any_op {transform.consumed},
@@ -216,6 +218,13 @@ module attributes {transform.with_named_sequence} {
         : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
     transform.include @mo_direct_tile failures(propagate) (%full, %m0, %n0)
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %partial
+        : (!transform.any_op) -> !transform.any_op
+    %padded, %pad, %copy = transform.structured.pad %mm pad_to_multiple_of [%m0] {
+        padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0],
+        copy_back_op = "none"}
+        : (!transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.include @mo_direct_tile failures(propagate) (%partial, %m0, %n0)
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
