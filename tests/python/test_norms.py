@@ -74,6 +74,27 @@ def test_softmax_is_stable_and_handles_infinities():
     assert np.isnan(s[2]).all()  # every element -inf: 0/0, as numpy
 
 
+def test_softmax_rows_with_nan_or_inf_are_nan():
+    """The row max, only subtracted from its row, is computed without NaN
+    care (nnan): a NaN or +inf still makes its whole row NaN, as numpy and
+    torch, in softmax and logsoftmax; a max returned as such keeps NaN."""
+    x = RNG.normal(size=(5, 40)).astype(np.float32)
+    x[0, 17] = np.nan
+    x[1, 39] = np.nan
+    x[2, 3] = np.inf
+    x[3, :] = 0.0
+    x[3, ::2] = -0.0
+    run = compilation.compile(lambda t: (F.softmax(t), F.logsoftmax(t), F.max(t, axis=-1)))(
+        TensorLayout(DType.float32, [5, 40], CPU()))
+    s, ls, m = (r.to_numpy() for r in run(x))
+    for out in (s, ls):
+        assert np.isnan(out[:3]).all()
+        assert not np.isnan(out[3:]).any()
+    np.testing.assert_allclose(s[3:], np_softmax(x[3:]), rtol=1e-6)
+    np.testing.assert_allclose(ls[3:], np.log(np_softmax(x[3:])), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(np.isnan(m.ravel()), [True, True, False, False, False])
+
+
 @pytest.mark.parametrize("dtype", list(TOL), ids=lambda d: d.name)
 def test_layer_norm(dtype):
     x = (RNG.normal(size=(4, 16)) * 3 + 100).astype(dtype.to_numpy())  # offset: two passes

@@ -49,6 +49,18 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
         dynamic.push_back(tensor::DimOp::create(rewriter, loc, input, i));
     }
     bool wide = op.accumulatesWide() && isa<Float16Type, BFloat16Type>(element);
+    // A float max only ever subtracted from the values it reduces (softmax's
+    // shift) needs no care for NaN or the sign of zero: a NaN among them
+    // makes its difference, and so the row's exp-sum, NaN whatever the max
+    // is. Without the care, LLVM's max of a vector is one vmaxps, not five
+    // instructions of blends and compares (w5's max pass: a third of it).
+    bool shiftOnly =
+        isa<ReduceMaxOp>(op.getOperation()) && isa<FloatType>(element) &&
+        llvm::all_of(op->getResult(0).getUsers(), [&](Operation *user) {
+          auto sub = dyn_cast<SubOp>(user);
+          return sub && sub->getOperand(0) == op->getOperand(0) &&
+                 sub->getOperand(1) == op->getResult(0);
+        });
     Type acc = wide ? rewriter.getF32Type() : element;
     // Bools are reduced as i1 and stored as bytes.
     Value identity = storeScalar(
@@ -106,7 +118,10 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
                         fm->setAttr(fm.getFastMathAttrName(),
                                     arith::FastMathFlagsAttr::get(
                                         b.getContext(), fm.getFastMathFlagsAttr().getValue() |
-                                                            arith::FastMathFlags::reassoc));
+                                                            arith::FastMathFlags::reassoc |
+                                                            (shiftOnly ? arith::FastMathFlags::nnan |
+                                                                             arith::FastMathFlags::nsz
+                                                                       : arith::FastMathFlags::none)));
                       linalg::YieldOp::create(b, l, storeScalar(b, l, combined));
                     })
                     .getResult(0);

@@ -32,6 +32,24 @@ mo.graph @reductions<n>(%x: !mo.tensor<[n, 4], f16>) -> (!mo.tensor<[n, 1], f16>
 
 // -----
 
+// A max only ever subtracted from the values it reduces (softmax's shift)
+// combines with nnan and nsz: a NaN among them makes its row NaN through the
+// difference whatever the max is, and LLVM's max then is one instruction. A
+// max used otherwise keeps IEEE maximum's NaN and signed-zero semantics.
+// CHECK-LABEL: func.func @shift(
+// CHECK: linalg.generic
+// CHECK: arith.maximumf %{{.+}}, %{{.+}} fastmath<reassoc,nnan,nsz> : f32
+// CHECK: linalg.generic
+// CHECK: arith.maximumf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
+mo.graph @shift<n>(%x: !mo.tensor<[n, 4], f32>) -> (!mo.tensor<[n, 4], f32>, !mo.tensor<[n, 1], f32>) {
+  %m = mo.reduce_max %x {axis = 1 : i64} : !mo.tensor<[n, 4], f32> -> !mo.tensor<[n, 1], f32>
+  %d = mo.sub(%x, %m) : (!mo.tensor<[n, 4], f32>, !mo.tensor<[n, 1], f32>) -> !mo.tensor<[n, 4], f32>
+  %y = mo.reduce_max %d {axis = 1 : i64} : !mo.tensor<[n, 4], f32> -> !mo.tensor<[n, 1], f32>
+  mo.output %d, %y : !mo.tensor<[n, 4], f32>, !mo.tensor<[n, 1], f32>
+}
+
+// -----
+
 // cumsum: an scf.for along the axis carries the running sum (updated in
 // place by linalg.add) and inserts it into the result; reverse counts down.
 // CHECK-LABEL: func.func @scan(
