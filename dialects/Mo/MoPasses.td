@@ -161,9 +161,9 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     tile per thread tile, the fill of C and any elementwise epilogue fused
     into it (`{kind = "matmul_direct", sizes = [m0, n0], fuse = G}` on the
     epilogue or the product; `matmul_direct_peeled` when the rows do not
-    divide m0: full tiles, then one whose rows of A are zero-padded). Any other is data-tiled: its
-    operands are packed into
-    register tiles (`linalg.pack`, padded where the sizes do not divide),
+    divide m0: full tiles, then one whose rows of A are zero-padded). Any
+    other is data-tiled: its operands are packed into register tiles
+    (`linalg.pack`, padded where the sizes do not divide),
     multiplied by `linalg.mmt4d` and unpacked into the result:
 
     ```mlir

@@ -193,7 +193,8 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   };
   // A weight that stays in cache is read as it is: no pack of A, B or C,
   // one kernel (with its epilogue) per product, whatever its size.
-  if (!batched && !ShapedType::isDynamicShape(shapeB) && m != 0 && k * n != 0 && k * n * 4 <= kDirectRhsBytes) {
+  if (!batched && !ShapedType::isDynamicShape(shapeB) && m != 0 && k * n != 0 &&
+      k * n * 4 <= kDirectRhsBytes) {
     // A narrow B (a classifier's 10 columns) takes one masked vector.
     int64_t lanes = n0 / 2;
     int64_t tm = ShapedType::isDynamic(m) ? m0 : std::min(m, m0);

@@ -61,6 +61,13 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
           return sub && sub->getOperand(0) == op->getOperand(0) &&
                  sub->getOperand(1) == op->getResult(0);
         });
+    // A float sum or product may be reassociated, so that LLVM vectorizes
+    // it with partial sums per lane (a serial chain is slower and no more
+    // accurate).
+    arith::FastMathFlags combineFlags =
+        arith::FastMathFlags::reassoc |
+        (shiftOnly ? arith::FastMathFlags::nnan | arith::FastMathFlags::nsz
+                   : arith::FastMathFlags::none);
     Type acc = wide ? rewriter.getF32Type() : element;
     // Bools are reduced as i1 and stored as bytes.
     Value identity = storeScalar(
@@ -111,17 +118,11 @@ struct ReduceToLinalg : OpInterfaceConversionPattern<ReduceOpInterface> {
                         x = arith::ExtFOp::create(b, l, acc, x);
                       Value combined =
                           op.buildCombine(b, l, ValueRange{sum, x}, moElement);
-                      // A float sum or product may be reassociated, so that
-                      // LLVM vectorizes it with partial sums per lane (a
-                      // serial chain is slower and no more accurate).
                       if (auto fm = combined.getDefiningOp<arith::ArithFastMathInterface>())
                         fm->setAttr(fm.getFastMathAttrName(),
                                     arith::FastMathFlagsAttr::get(
-                                        b.getContext(), fm.getFastMathFlagsAttr().getValue() |
-                                                            arith::FastMathFlags::reassoc |
-                                                            (shiftOnly ? arith::FastMathFlags::nnan |
-                                                                             arith::FastMathFlags::nsz
-                                                                       : arith::FastMathFlags::none)));
+                                        b.getContext(),
+                                        fm.getFastMathFlagsAttr().getValue() | combineFlags));
                       linalg::YieldOp::create(b, l, storeScalar(b, l, combined));
                     })
                     .getResult(0);
