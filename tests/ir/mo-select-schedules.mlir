@@ -109,6 +109,37 @@ func.func @tiny(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 // -----
 
+// A few rows read any B in place, once (a decode step): one row takes twice
+// the accumulators of a register tile in one row (512 = 32 vectors of 16 on
+// AVX-512, 128 on AVX2), three rows the tile's, in a power of two of whole
+// vectors (AVX-512: 256 / 3 -> 5 -> 4 vectors of 16). Eight rows pack B.
+// AVX512-LABEL: func.func @decode
+// AVX512-NOT: linalg.pack
+// AVX512: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct", sizes = [1, 512]}}
+// AVX512: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct", sizes = [3, 64]}}
+// AVX512: linalg.pack
+// AVX512: linalg.mmt4d
+// AVX2-LABEL: func.func @decode
+// AVX2: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct", sizes = [1, 128]}}
+// AVX2: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct", sizes = [3, 32]}}
+func.func @decode(%x: tensor<1x2048xf32>, %w: tensor<2048x2048xf32>, %y: tensor<3x4096xf32>,
+                  %v: tensor<4096x1000xf32>, %z: tensor<8x2048xf32>)
+    -> (tensor<1x2048xf32>, tensor<3x1000xf32>, tensor<8x2048xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x2048xf32>
+  %c1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x2048xf32>) -> tensor<1x2048xf32>
+  %r1 = linalg.matmul ins(%x, %w : tensor<1x2048xf32>, tensor<2048x2048xf32>) outs(%c1 : tensor<1x2048xf32>) -> tensor<1x2048xf32>
+  %e3 = tensor.empty() : tensor<3x1000xf32>
+  %c3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<3x1000xf32>) -> tensor<3x1000xf32>
+  %r3 = linalg.matmul ins(%y, %v : tensor<3x4096xf32>, tensor<4096x1000xf32>) outs(%c3 : tensor<3x1000xf32>) -> tensor<3x1000xf32>
+  %e8 = tensor.empty() : tensor<8x2048xf32>
+  %c8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<8x2048xf32>) -> tensor<8x2048xf32>
+  %r8 = linalg.matmul ins(%z, %w : tensor<8x2048xf32>, tensor<2048x2048xf32>) outs(%c8 : tensor<8x2048xf32>) -> tensor<8x2048xf32>
+  return %r1, %r3, %r8 : tensor<1x2048xf32>, tensor<3x1000xf32>, tensor<8x2048xf32>
+}
+
+// -----
+
 // Rows known at run time (an MLP's batch) and a classifier's 10 columns:
 // the rows of each thread tile are peeled (full tiles, then a partial one),
 // the columns one masked vector of 16. The epilogue (bias) is the root: the

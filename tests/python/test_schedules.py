@@ -28,7 +28,10 @@ SHAPES = [
     ((256, 512, 256), [256]),        # divides the 8 x 32 tile: packed
     ((200, 700, 100), [200]),        # divides nothing: padded packs
     (("m", 1000, 1000), [1, 37, 256]),  # rows known at run time
-    ((1, 512, 512), [1]),            # one row (a decode step)
+    ((1, 512, 512), [1]),            # one row (a decode step): B read in place
+    ((1, 1024, 1000), [1]),          # one row, 512-wide tiles, the last masked
+    ((3, 700, 600), [3]),            # three rows, 64-wide tiles
+    ((4, 2048, 300), [4]),           # four rows, 2.4 MB of B in place
     ((256, 256, 256), [256]),        # B of 256 KiB: read in place (direct)
     (("m", 300, 100), [1, 7, 8, 37]),  # direct, run-time rows: full and partial tiles
     ((64, 1024, 10), [64]),          # direct, few columns: one masked vector
@@ -73,8 +76,9 @@ def test_batch_matmul_matches_numpy(threads, lhs, rhs):
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")
 @pytest.mark.parametrize("m,k,n,rows", [(64, 256, 512, 64), (200, 300, 100, 200),
-                                        ("m", 130, 70, 37), ("m", 64, 1024, 1)],
-                         ids=["divides", "ragged", "run-time-rows", "one-row"])
+                                        ("m", 130, 70, 37), ("m", 64, 1024, 1),
+                                        (1, 512, 1024, 1)],
+                         ids=["divides", "ragged", "run-time-rows", "one-row", "decode"])
 def test_fused_epilogues_match_numpy(threads, m, k, n, rows):
     """relu(a @ w + b) + r: where the register tiles divide a packed product,
     the epilogue takes the unpack of C into its tiles; a product reading B in
