@@ -140,6 +140,21 @@ func.func @decode(%x: tensor<1x2048xf32>, %w: tensor<2048x2048xf32>, %y: tensor<
 
 // -----
 
+// B's size is its own: a k known only at run time in A does not hide it
+// (4 rows of a static 1 MiB B read it in place).
+// AVX512-LABEL: func.func @run_time_k
+// AVX512-NOT: linalg.pack
+// AVX512: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct", sizes = [4, 64]}}
+func.func @run_time_k(%a: tensor<4x?xf32>, %b: tensor<512x512xf32>) -> tensor<4x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x512xf32>) -> tensor<4x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<4x?xf32>, tensor<512x512xf32>) outs(%c : tensor<4x512xf32>) -> tensor<4x512xf32>
+  return %r : tensor<4x512xf32>
+}
+
+// -----
+
 // Rows known at run time (an MLP's batch) and a classifier's 10 columns:
 // the rows of each thread tile are peeled (full tiles, then a partial one),
 // the columns one masked vector of 16. The epilogue (bias) is the root: the

@@ -196,14 +196,15 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   // few rows (a decode step's one token), which read it once: packing it
   // would read it, write it and read it again (1-4 rows of 2048 x 2048 at
   // 2 threads 2-3.5x faster; at 8 rows packed is as fast or faster).
+  // (B's own k: A's may be known only at run time.)
+  int64_t rhsBytes = ShapedType::isDynamicShape(shapeB) ? -1 : 4 * shapeB[o] * shapeB[o + 1];
   bool fewRows = !ShapedType::isDynamic(m) && m <= m0 / 2;
-  if (!batched && !ShapedType::isDynamicShape(shapeB) && m != 0 && k * n != 0 &&
-      (fewRows || k * n * 4 <= kDirectRhsBytes)) {
+  if (!batched && rhsBytes > 0 && m != 0 && (fewRows || rhsBytes <= kDirectRhsBytes)) {
     // A narrow B (a classifier's 10 columns) takes one masked vector.
     int64_t lanes = n0 / 2;
     int64_t tm = ShapedType::isDynamic(m) ? m0 : std::min(m, m0);
     int64_t tn = std::min<int64_t>(n0, llvm::divideCeil(n, lanes) * lanes);
-    if (fewRows && k * n * 4 > kDirectRhsBytes) {
+    if (rhsBytes > kDirectRhsBytes) {
       // As wide a tile as the m0 x n0 accumulators hold, twice that for
       // one row (a few spilled accumulators cost less than a shorter run
       // of each row of B), in whole vectors, a power of two of them (24 on
