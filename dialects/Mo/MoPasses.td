@@ -63,7 +63,8 @@ def MoLowerToLinalg : Pass<"mo-lower-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"];
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"];
 }
 
 def MoWeightsToArguments : Pass<"mo-weights-to-arguments", "::mlir::ModuleOp"> {

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mo import compilation
+from mo import compilation, compiler
 from mo import functional as F
 from mo.compiler import Executable
 from mo.driver import CPU
@@ -85,12 +85,27 @@ def test_qmatmul_and_dequantize_of_one_weight(enc):
     np.testing.assert_allclose(y.to_numpy(), x @ w.T, rtol=RTOL, atol=1e-4)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("enc", ENCODINGS, ids=lambda e: e.name)
+@pytest.mark.parametrize("m, n", [(5, 130), (9, 67), (4, 64)])
+def test_qmatmul_tiles_and_chunks(enc, m, n, threads):
+    """The kernel's edges: lhs rows in tiles of 4 then one at a time, weight
+    rows in chunks of 64 shared by the threads, each chunk in tiles of 4
+    (the last partly outside it)."""
+    compiler.set_num_threads(threads)
+    try:
+        assert compiler.num_threads() == threads
+        _check(enc, m, 512, n)
+    finally:
+        compiler.set_num_threads(None)
+
+
 def test_qmatmul_symbolic_batch_and_rank3_lhs():
     q, w = _weights(Q.Q4_0, 9, 64)
     run = compilation.compile(lambda x, wq: F.qmatmul(Q.Q4_0, x, wq))(
         TensorLayout(DType.float32, ["b", "s", 64], CPU()),
         TensorLayout(DType.uint8, list(q.shape), CPU()))
-    for b in (0, 1, 3):
+    for b in (0, 1, 3, 5):
         x = np.random.default_rng(b).standard_normal((b, 2, 64)).astype(np.float32)
         out = run(x, q).to_numpy()
         assert out.shape == (b, 2, 9)

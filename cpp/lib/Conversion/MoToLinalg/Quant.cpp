@@ -1,9 +1,10 @@
 //===- Quant.cpp - GGUF-quantized mo ops to linalg ------------------------===//
 //
 // Dequantization reads the packed bytes with tensor.extract, op for op as
-// ggml's dequantize_row_* (bit-exact). qmatmul dequantizes one tile of
-// weight rows at a time into a small scratch and multiplies it, so the
-// float32 weight matrix never exists.
+// ggml's dequantize_row_* (bit-exact). qmatmul is a vectorized kernel that
+// decodes each block of a weight row into registers, op for op the same,
+// and multiplies it there: the float32 weight matrix never exists, not even
+// a tile of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::mo;
@@ -26,33 +28,15 @@ namespace {
 // GGUF dequantization of one element, op for op as ggml's dequantize_row_*
 //===----------------------------------------------------------------------===//
 
-class Dequantizer {
+/// The bytes of one row of a quantized tensor (i8 elements): the scalar
+/// arithmetic both dequantizers build on.
+class RowReader {
 public:
-  /// `rows` is the quantized tensor (i8 elements), `row` its leading indices.
-  Dequantizer(OpBuilder &b, Location loc, Value rows, ValueRange row,
-              QuantEncoding encoding)
-      : b(b), loc(loc), rows(rows), row(row.begin(), row.end()),
-        encoding(encoding) {}
+  /// `rows` is the quantized tensor, `row` its leading indices.
+  RowReader(OpBuilder &b, Location loc, Value rows, ValueRange row)
+      : b(b), loc(loc), rows(rows), row(row.begin(), row.end()) {}
 
-  /// The f32 value of element `k` of the row.
-  Value at(Value k) {
-    BlockLayout layout = getBlockLayout(encoding);
-    Value block = arith::DivUIOp::create(b, loc, k, idx(layout.elements));
-    Value j = arith::RemUIOp::create(b, loc, k, idx(layout.elements));
-    Value base = arith::MulIOp::create(b, loc, block, idx(layout.bytes));
-    switch (encoding) {
-    case QuantEncoding::Q4_0:
-      return q4_0(base, j);
-    case QuantEncoding::Q4_K:
-    case QuantEncoding::Q5_K:
-      return k4k5(base, j);
-    case QuantEncoding::Q6_K:
-      return q6_k(base, j);
-    }
-    llvm_unreachable("unknown encoding");
-  }
-
-private:
+protected:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value i32(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
@@ -92,6 +76,37 @@ private:
   }
   Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
 
+  OpBuilder &b;
+  Location loc;
+  Value rows;
+  SmallVector<Value> row;
+};
+
+class Dequantizer : public RowReader {
+public:
+  Dequantizer(OpBuilder &b, Location loc, Value rows, ValueRange row,
+              QuantEncoding encoding)
+      : RowReader(b, loc, rows, row), encoding(encoding) {}
+
+  /// The f32 value of element `k` of the row.
+  Value at(Value k) {
+    BlockLayout layout = getBlockLayout(encoding);
+    Value block = arith::DivUIOp::create(b, loc, k, idx(layout.elements));
+    Value j = arith::RemUIOp::create(b, loc, k, idx(layout.elements));
+    Value base = arith::MulIOp::create(b, loc, block, idx(layout.bytes));
+    switch (encoding) {
+    case QuantEncoding::Q4_0:
+      return q4_0(base, j);
+    case QuantEncoding::Q4_K:
+    case QuantEncoding::Q5_K:
+      return k4k5(base, j);
+    case QuantEncoding::Q6_K:
+      return q6_k(base, j);
+    }
+    llvm_unreachable("unknown encoding");
+  }
+
+private:
   // 32 values: f16 d, then 16 bytes of nibbles (low: 0..15, high: 16..31).
   Value q4_0(Value base, Value j) {
     Value d = half(base);
@@ -155,27 +170,135 @@ private:
     return fmul(fmul(d, toF32(sc, true)), toF32(q, true));
   }
 
-  OpBuilder &b;
-  Location loc;
-  Value rows;
-  SmallVector<Value> row;
   QuantEncoding encoding;
 };
 
-/// `out += lhs * w` (f32) over the loops the maps and iterators describe.
-Value qContraction(OpBuilder &b, Location loc, Value lhs, Value w, Value init,
-                   ArrayRef<AffineMap> maps,
-                   ArrayRef<utils::IteratorType> iterators) {
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{lhs, w},
-             ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value p = arith::MulFOp::create(nb, l, args[0], args[1]);
-               linalg::YieldOp::create(
-                   nb, l, Value(arith::AddFOp::create(nb, l, args[2], p)));
-             })
-      .getResult(0);
-}
+/// One block of a row as vectors of kLanes f32, op for op as Dequantizer
+/// (the same bits): `begin` reads a block's scalars once, `group` decodes
+/// its elements [32 g, 32 g + 32) as two vectors from 16 contiguous bytes
+/// each, a static `g` making every shift and scale offset a constant.
+class BlockDecoder : public RowReader {
+public:
+  static constexpr int64_t kLanes = 16;
+
+  BlockDecoder(OpBuilder &b, Location loc, Value rows, Value row,
+               QuantEncoding encoding)
+      : RowReader(b, loc, rows, row), encoding(encoding) {}
+
+  /// Groups of 32 elements in a block.
+  static int64_t groups(QuantEncoding encoding) {
+    return getBlockLayout(encoding).elements / 32;
+  }
+
+  void begin(Value block) {
+    base = mul(block, idx(getBlockLayout(encoding).bytes));
+    switch (encoding) {
+    case QuantEncoding::Q4_0:
+      d = half(base);
+      return;
+    case QuantEncoding::Q4_K:
+    case QuantEncoding::Q5_K:
+      d = half(base);
+      dmin = half(at(2));
+      return;
+    case QuantEncoding::Q6_K:
+      d = half(at(208));
+      return;
+    }
+  }
+
+  std::array<Value, 2> group(int64_t g) {
+    std::array<Value, 2> out;
+    for (int64_t v = 0; v < 2; ++v)
+      out[v] = vectorOf(g, v);
+    return out;
+  }
+
+private:
+  Value at(int64_t offset) { return add(base, idx(offset)); }
+  VectorType vec(Type element) { return VectorType::get({kLanes}, element); }
+  Value splat(Value scalar) {
+    return vector::BroadcastOp::create(b, loc, vec(scalar.getType()), scalar);
+  }
+  Value vi32(int64_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec(b.getI32Type()), b.getI32IntegerAttr(v)));
+  }
+  /// The kLanes bytes at `offset` of the block, zero-extended to i32.
+  Value bytes(int64_t offset) {
+    SmallVector<Value> indices(row);
+    indices.push_back(at(offset));
+    Value pad = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
+    Value raw = vector::TransferReadOp::create(b, loc, vec(b.getI8Type()), rows,
+                                               indices, pad, ArrayRef<bool>{true});
+    return arith::ExtUIOp::create(b, loc, vec(b.getI32Type()), raw);
+  }
+  /// `(x >> shift) & mask`, lane by lane.
+  Value bits(Value x, int64_t shift, int64_t mask) {
+    if (shift)
+      x = arith::ShRUIOp::create(b, loc, x, vi32(shift));
+    return arith::AndIOp::create(b, loc, x, vi32(mask));
+  }
+  Value vToF32(Value i, bool isSigned) {
+    if (isSigned)
+      return arith::SIToFPOp::create(b, loc, vec(b.getF32Type()), i);
+    return arith::UIToFPOp::create(b, loc, vec(b.getF32Type()), i);
+  }
+
+  /// Elements [32 g + 16 v, 32 g + 16 v + 16) of the block.
+  Value vectorOf(int64_t g, int64_t v) {
+    switch (encoding) {
+    case QuantEncoding::Q4_0: {
+      Value q = bits(bytes(2), 4 * v, 15);
+      Value centered = arith::SubIOp::create(b, loc, q, vi32(8));
+      return arith::MulFOp::create(b, loc, vToF32(centered, true), splat(d));
+    }
+    case QuantEncoding::Q4_K:
+    case QuantEncoding::Q5_K: {
+      bool five = encoding == QuantEncoding::Q5_K;
+      int64_t chunk = g / 2, upper = g % 2;
+      Value q = bits(bytes((five ? 48 : 16) + chunk * 32 + 16 * v), 4 * upper, 15);
+      if (five) {
+        Value bit = bits(bytes(16 + 16 * v), chunk * 2 + upper, 1);
+        q = arith::AddIOp::create(b, loc, q, arith::ShLIOp::create(b, loc, bit, vi32(4)));
+      }
+      // get_scale_min_k4(g, scales).
+      auto scale = [&](int64_t i) { return byte(at(4 + i)); };
+      Value sc, m;
+      if (g < 4) {
+        sc = band(scale(g), 63);
+        m = band(scale(g + 4), 63);
+      } else {
+        Value six = i32(6), four = i32(4);
+        sc = arith::OrIOp::create(b, loc, band(scale(g + 4), 15),
+                                  shl(shr(scale(g - 4), six), four));
+        m = arith::OrIOp::create(b, loc, shr(scale(g + 4), four),
+                                 shl(shr(scale(g), six), four));
+      }
+      Value d1 = fmul(d, toF32(sc, false)), m1 = fmul(dmin, toF32(m, false));
+      Value scaled = arith::MulFOp::create(b, loc, splat(d1), vToF32(q, false));
+      return arith::SubFOp::create(b, loc, scaled, splat(m1));
+    }
+    case QuantEncoding::Q6_K: {
+      int64_t half128 = g / 4, g4 = g % 4;
+      Value nib = bits(bytes(half128 * 64 + 16 * v + (g4 % 2) * 32), (g4 / 2) * 4, 15);
+      Value hbits = bits(bytes(128 + half128 * 32 + 16 * v), g4 * 2, 3);
+      Value q = arith::SubIOp::create(
+          b, loc,
+          arith::OrIOp::create(b, loc, nib, arith::ShLIOp::create(b, loc, hbits, vi32(4))),
+          vi32(32));
+      Value sc = arith::ExtSIOp::create(b, loc, b.getI32Type(),
+                                        rawByte(at(192 + half128 * 8 + v + g4 * 2)));
+      return arith::MulFOp::create(b, loc, splat(fmul(d, toF32(sc, true))),
+                                   vToF32(q, true));
+    }
+    }
+    llvm_unreachable("unknown encoding");
+  }
+
+  QuantEncoding encoding;
+  Value base, d, dmin;
+};
 
 struct DequantizeToGeneric : OpConversionPattern<DequantizeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -212,53 +335,34 @@ struct DequantizeToGeneric : OpConversionPattern<DequantizeOp> {
 
 };
 
-struct QMatmulToTiles : OpConversionPattern<QMatmulOp> {
+/// `lhs @ dequantize(rhs).T` as one kernel that never writes a dequantized
+/// weight: each register tile (kRows rows of lhs by kCols rows of the
+/// weight) walks K a block at a time, decodes each weight row's block into
+/// vectors once and multiplies them with every lhs row of the tile,
+/// accumulating kLanes-wide partial sums that are added up once at the end.
+/// The threads split the weight rows in chunks (scf.forall); lhs rows past
+/// the last whole tile take a one-row tile, so a decode step (one row)
+/// decodes no more than it multiplies.
+struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
 
-  /// An scf.for over tiles of the last dim of `init` ([n0, n0 + tile), the
-  /// last tile shorter): `body` returns the new value of the tile's slice of
-  /// the accumulator, which the loop inserts back.
-  static Value forEachColumnTile(
-      OpBuilder &b, Location loc, Value init, Value n, int64_t tileSize,
-      function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
-    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-    Value cTile = arith::ConstantIndexOp::create(b, loc, tileSize);
-    int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
-    auto loop = scf::ForOp::create(
-        b, loc, c0, n, cTile, ValueRange{init},
-        [&](OpBuilder &lb, Location l, Value n0, ValueRange iterArgs) {
-          Value acc = iterArgs[0];
-          Value tile = arith::MinSIOp::create(
-              lb, l, arith::SubIOp::create(lb, l, n, n0), cTile);
-          SmallVector<OpFoldResult> offsets(rank, lb.getIndexAttr(0)), sizes,
-              strides(rank, lb.getIndexAttr(1));
-          offsets.back() = n0;
-          for (int64_t i = 0; i < rank - 1; ++i)
-            sizes.push_back(tensor::getMixedSize(lb, l, acc, i));
-          sizes.push_back(tile);
-          Value slice =
-              tensor::ExtractSliceOp::create(lb, l, acc, offsets, sizes, strides);
-          Value updated = body(lb, l, n0, tile, slice);
-          scf::YieldOp::create(lb, l,
-                               Value(tensor::InsertSliceOp::create(
-                                   lb, l, updated, acc, offsets, sizes, strides)));
-        });
-    return loop.getResult(0);
-  }
+  /// The register tile: 4 x 4 accumulators of 16 lanes (16 of AVX-512's
+  /// registers), 8 vectors of decoded weights, 8 of lhs.
+  static constexpr int64_t kRows = 4, kCols = 4;
+  /// Weight rows per parallel iteration: kCols-row tiles that share each
+  /// lhs tile while it is in cache.
+  static constexpr int64_t kChunk = 64;
 
-  /// A matmul over tiles of the weight: each tile of rows is dequantized
-  /// into a small [K, tile] scratch (never the whole float32 matrix) and
-  /// multiplied with the innermost loop running along contiguous rows.
   LogicalResult
   matchAndRewrite(QMatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &b) const override {
-    constexpr int64_t kTile = 128;
     Location loc = op.getLoc();
     auto resultType = cast<mo::TensorType>(op.getType());
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
-    int64_t rank = resultType.getRank(), batch = rank - 2;
+    int64_t rank = resultType.getRank();
     int64_t kSize = getStaticDimSize(
         cast<mo::TensorType>(op.getLhs().getType()).getDims().back());
+    QuantEncoding encoding = op.getEncoding();
     SmallVector<SizeHints> hints(rank);
     for (int64_t i = 0; i < rank - 1; ++i)
       hints[i].push_back({lhs, i});
@@ -266,69 +370,162 @@ struct QMatmulToTiles : OpConversionPattern<QMatmulOp> {
     FailureOr<Value> empty = emptyTensor(b, loc, op, resultType, hints);
     if (failed(empty))
       return failure();
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-    Value init = filled(b, loc, *empty, zero);
+    // Batch dims folded into the rows: x [R, K], out [R, N].
+    Value x = lhs, out = *empty;
+    SmallVector<ReassociationIndices> groups;
+    if (rank > 2) {
+      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)));
+      groups.push_back({rank - 1});
+      x = tensor::CollapseShapeOp::create(b, loc, x, groups);
+      out = tensor::CollapseShapeOp::create(b, loc, out, groups);
+    }
+    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    Value rowsR = tensor::DimOp::create(b, loc, x, 0);
     Value n = tensor::DimOp::create(b, loc, rhs, 0);
-    Value result = forEachColumnTile(
-        b, loc, init, n, kTile,
-        [&](OpBuilder &lb, Location l, Value n0, Value tile, Value slice) {
-          // Scratch [K, tile]: w[k, i] = dequantize(row n0 + i, element k).
-          auto scratchType =
-              RankedTensorType::get({kSize, ShapedType::kDynamic}, lb.getF32Type());
-          Value scratch = tensor::EmptyOp::create(lb, l, scratchType.getShape(),
-                                                  lb.getF32Type(), ValueRange{tile});
-          Value w =
-              linalg::GenericOp::create(
-                  lb, l, TypeRange{scratchType}, ValueRange{}, ValueRange{scratch},
-                  {lb.getMultiDimIdentityMap(2)},
-                  {utils::IteratorType::parallel, utils::IteratorType::parallel},
-                  [&](OpBuilder &nb, Location nl, ValueRange) {
-                    Value k = linalg::IndexOp::create(nb, nl, 0);
-                    Value i = linalg::IndexOp::create(nb, nl, 1);
-                    Value row = arith::AddIOp::create(nb, nl, n0, i);
-                    Dequantizer dq(nb, nl, rhs, ValueRange{row}, op.getEncoding());
-                    linalg::YieldOp::create(nb, nl, dq.at(k));
-                  })
-                  .getResult(0);
-          // A materialized copy: elementwise fusion must not pull the
-          // dequantization into the M-times-longer product loop.
-          w = bufferization::MaterializeInDestinationOp::create(
-                  lb, l, w,
-                  tensor::EmptyOp::create(lb, l, scratchType.getShape(),
-                                          lb.getF32Type(), ValueRange{tile}))
-                  .getResult();
-          // slice[..., m, j] += lhs[..., m, k] * w[k, j]; loops batch, m, k, j.
-          SmallVector<AffineExpr> lhsExprs, wExprs, outExprs;
-          for (int64_t i = 0; i < batch; ++i) {
-            lhsExprs.push_back(lb.getAffineDimExpr(i));
-            outExprs.push_back(lb.getAffineDimExpr(i));
-          }
-          AffineExpr m = lb.getAffineDimExpr(batch),
-                     k = lb.getAffineDimExpr(batch + 1),
-                     j = lb.getAffineDimExpr(batch + 2);
-          lhsExprs.append({m, k});
-          wExprs.append({k, j});
-          outExprs.append({m, j});
-          SmallVector<utils::IteratorType> iterators(
-              rank + 1, utils::IteratorType::parallel);
-          iterators[batch + 1] = utils::IteratorType::reduction;
-          MLIRContext *ctx = lb.getContext();
-          return qContraction(lb, l, lhs, w, slice,
-                             {AffineMap::get(rank + 1, 0, lhsExprs, ctx),
-                              AffineMap::get(rank + 1, 0, wExprs, ctx),
-                              AffineMap::get(rank + 1, 0, outExprs, ctx)},
-                             iterators);
-        });
+    Value chunks = arith::CeilDivUIOp::create(b, loc, n, index(b, kChunk));
+    auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{chunks},
+                                        ValueRange{out}, std::nullopt);
+    {
+      OpBuilder fb(forall.getTerminator());
+      Value n0 = arith::MulIOp::create(fb, loc, forall.getInductionVar(0),
+                                       index(fb, kChunk));
+      Value len = arith::MinSIOp::create(
+          fb, loc, arith::SubIOp::create(fb, loc, n, n0), index(fb, kChunk));
+      SmallVector<OpFoldResult> offsets{fb.getIndexAttr(0), n0},
+          sizes{rowsR, len}, strides(2, fb.getIndexAttr(1));
+      Value shared = forall.getRegionIterArgs()[0];
+      Value slice = tensor::ExtractSliceOp::create(fb, loc, shared, offsets,
+                                                   sizes, strides);
+      Value whole = arith::SubIOp::create(
+          fb, loc, rowsR, arith::RemUIOp::create(fb, loc, rowsR, index(fb, kRows)));
+      KernelArgs args{x, rhs, encoding, kSize, n, n0, len};
+      slice = rowTiles(fb, loc, args, kRows, index(fb, 0), whole, slice);
+      slice = rowTiles(fb, loc, args, 1, whole, rowsR, slice);
+      fb.setInsertionPointToStart(forall.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(fb, loc, slice, shared, offsets,
+                                            sizes, strides);
+    }
+    Value result = forall.getResult(0);
+    if (rank > 2)
+      result = tensor::ExpandShapeOp::create(
+          b, loc, empty->getType(), result, groups,
+          tensor::getMixedSizes(b, loc, *empty));
     b.replaceOp(op, result);
     return success();
   }
 
-};
+private:
+  struct KernelArgs {
+    Value x, rhs;
+    QuantEncoding encoding;
+    int64_t k;
+    /// The weight's rows, the chunk's first and its length.
+    Value n, n0, len;
+  };
 
+  /// `acc` (the chunk's [R, len] columns) with its rows [lo, hi) computed
+  /// in tiles of `rows` rows.
+  static Value rowTiles(OpBuilder &b, Location loc, const KernelArgs &a,
+                        int64_t rows, Value lo, Value hi, Value acc) {
+    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    return scf::ForOp::create(
+               b, loc, lo, hi, index(b, rows), ValueRange{acc},
+               [&](OpBuilder &mb, Location, Value m0, ValueRange mAcc) {
+                 auto cols = scf::ForOp::create(
+                     mb, loc, index(mb, 0), a.len, index(mb, kCols), mAcc,
+                     [&](OpBuilder &cb, Location, Value c0, ValueRange cAcc) {
+                       scf::YieldOp::create(
+                           cb, loc, tile(cb, loc, a, rows, m0, c0, cAcc[0]));
+                     });
+                 scf::YieldOp::create(mb, loc, cols.getResults());
+               })
+        .getResult(0);
+  }
+
+  /// `acc` with its tile of `rows` rows from `m0` by kCols columns from
+  /// `c0` (those past the chunk's end not written).
+  static Value tile(OpBuilder &b, Location loc, const KernelArgs &a,
+                    int64_t rows, Value m0, Value c0, Value acc) {
+    constexpr int64_t lanes = BlockDecoder::kLanes;
+    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    Type f32 = b.getF32Type();
+    auto vecType = VectorType::get({lanes}, f32);
+    // Weight rows past the last read the last (their sums are not written).
+    Value lastRow = arith::SubIOp::create(b, loc, a.n, index(b, 1));
+    SmallVector<Value> wRows, xRows;
+    for (int64_t c = 0; c < kCols; ++c) {
+      Value r = arith::AddIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, a.n0, c0), index(b, c));
+      wRows.push_back(arith::MinSIOp::create(b, loc, r, lastRow));
+    }
+    for (int64_t r = 0; r < rows; ++r)
+      xRows.push_back(arith::AddIOp::create(b, loc, m0, index(b, r)));
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
+    SmallVector<Value> inits(rows * kCols, zero);
+    BlockLayout layout = getBlockLayout(a.encoding);
+    int64_t groups = BlockDecoder::groups(a.encoding);
+    auto blocks = scf::ForOp::create(
+        b, loc, index(b, 0), index(b, a.k / layout.elements), index(b, 1), inits,
+        [&](OpBuilder &kb, Location, Value block, ValueRange sums) {
+          SmallVector<Value> next(sums);
+          SmallVector<BlockDecoder> decoders;
+          for (Value r : wRows) {
+            decoders.emplace_back(kb, loc, a.rhs, r, a.encoding);
+            decoders.back().begin(block);
+          }
+          Value k0 = arith::MulIOp::create(kb, loc, block, index(kb, layout.elements));
+          Value pad = arith::ConstantOp::create(kb, loc, kb.getF32FloatAttr(0));
+          for (int64_t g = 0; g < groups; ++g) {
+            // The tile's lhs vectors first, then each weight row's decoded
+            // and multiplied by all of them.
+            SmallVector<std::array<Value, 2>> xs;
+            for (Value xr : xRows) {
+              std::array<Value, 2> pair;
+              for (int64_t v = 0; v < 2; ++v) {
+                Value k = arith::AddIOp::create(kb, loc, k0, index(kb, 32 * g + lanes * v));
+                pair[v] = vector::TransferReadOp::create(
+                    kb, loc, vecType, a.x, ValueRange{xr, k}, pad, ArrayRef<bool>{true});
+              }
+              xs.push_back(pair);
+            }
+            for (int64_t c = 0; c < kCols; ++c) {
+              std::array<Value, 2> w = decoders[c].group(g);
+              for (int64_t r = 0; r < rows; ++r)
+                for (int64_t v = 0; v < 2; ++v) {
+                  Value &s = next[r * kCols + c];
+                  s = vector::FMAOp::create(kb, loc, w[v], xs[r][v], s);
+                }
+            }
+          }
+          scf::YieldOp::create(kb, loc, next);
+        });
+    for (int64_t r = 0; r < rows; ++r) {
+      SmallVector<Value> totals;
+      for (int64_t c = 0; c < kCols; ++c)
+        totals.push_back(vector::ReductionOp::create(
+            b, loc, vector::CombiningKind::ADD, blocks.getResult(r * kCols + c),
+            arith::FastMathFlags::reassoc));
+      Value row = vector::FromElementsOp::create(
+          b, loc, VectorType::get({kCols}, f32), totals);
+      acc = vector::TransferWriteOp::create(b, loc, row, acc,
+                                            ValueRange{xRows[r], c0},
+                                            ArrayRef<bool>{false})
+                .getResult();
+    }
+    return acc;
+  }
+};
 } // namespace
 
 void mo::populateMoQuantToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<DequantizeToGeneric, QMatmulToTiles>(converter,
+  patterns.add<DequantizeToGeneric, QMatmulToKernel>(converter,
                                                     patterns.getContext());
 }

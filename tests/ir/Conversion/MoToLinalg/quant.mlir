@@ -1,31 +1,56 @@
-// Quantized ops lower to linalg.generic ops that read the packed bytes with
-// tensor.extract; qmatmul dequantizes one tile of rows at a time into a
-// [K, tile] scratch and never builds the float32 weight matrix.
-// RUN: mo-opt %s --split-input-file --mo-lower-to-linalg | FileCheck %s
+// Quantized ops lower to ops that read the packed bytes directly: dequantize
+// to a linalg.generic of tensor.extracts; qmatmul to a kernel that decodes
+// each weight block into vectors and multiplies them in registers, never
+// building a float32 weight, not even a tile of it.
+// RUN: mo-opt %s --split-input-file --mo-lower-to-linalg --canonicalize --cse | FileCheck %s
 
+// Weight rows in chunks of 64 across the threads; lhs rows in tiles of 4,
+// then one at a time; each tile 4 weight rows wide, K walked a block at a
+// time into 4 x 4 accumulators of 16 lanes, summed once and written as 4
+// columns (the chunk's last, 2 wide, masked).
 // CHECK-LABEL: func.func @qmm(
 // CHECK: %[[X:.+]] = tensor.cast %{{.+}} : tensor<?x?xf32> to tensor<?x64xf32>
-// CHECK: %[[W:.+]] = tensor.cast %{{.+}} : tensor<?x?xi8> to tensor<5x36xi8>
-// CHECK-NOT: tensor<5x64xf32>
-// CHECK: scf.for %[[N0:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}})
-// CHECK: %[[SLICE:.+]] = tensor.extract_slice %[[ACC]][0, %[[N0]]]
-// CHECK: tensor.empty(%{{.+}}) : tensor<64x?xf32>
-// CHECK: linalg.generic
-// CHECK: linalg.index 0
-// CHECK: linalg.index 1
-// CHECK: tensor.extract %[[W]]
+// CHECK: %[[W:.+]] = tensor.cast %{{.+}} : tensor<?x?xi8> to tensor<130x36xi8>
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: x64xf32>
+// CHECK: scf.forall (%{{.+}}) in (3) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<?x130xf32>)
+// CHECK: %[[CHUNK:.+]] = tensor.extract_slice %[[OUT]]
+// CHECK: scf.for %{{.+}} step %c4 iter_args
+// CHECK: scf.for %{{.+}} step %c4 iter_args
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: arith.bitcast %{{.+}} : i16 to f16
-// CHECK: %[[TILE:.+]] = bufferization.materialize_in_destination
-// CHECK: linalg.generic
-// CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
-// CHECK-SAME: ins(%[[X]], %[[TILE]] : tensor<?x64xf32>, tensor<64x?xf32>) outs(%[[SLICE]] : tensor<?x?xf32>)
-// CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: tensor.insert_slice %{{.+}} into %[[ACC]][0, %[[N0]]]
-// CHECK-NOT: tensor<5x64xf32>
-mo.graph @qmm<m>(%x: !mo.tensor<[m, 64], f32>, %w: !mo.tensor<[5, 36], ui8>) -> !mo.tensor<[m, 5], f32> {
-  %y = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[m, 64], f32>, !mo.tensor<[5, 36], ui8>) -> !mo.tensor<[m, 5], f32>
-  mo.output %y : !mo.tensor<[m, 5], f32>
+// CHECK: vector.transfer_read %[[X]]{{.+}} : tensor<?x64xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %[[W]]{{.+}} : tensor<130x36xi8>, vector<16xi8>
+// CHECK: arith.sitofp %{{.+}} : vector<16xi32> to vector<16xf32>
+// CHECK: vector.fma
+// CHECK: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: vector.from_elements {{.+}} : vector<4xf32>
+// CHECK-NOT: in_bounds = [true]
+// CHECK: vector.transfer_write %{{.+}} : vector<4xf32>, tensor<?x?xf32>
+// The rows past the last tile of 4, one at a time: 4 accumulators.
+// CHECK: scf.for %{{.+}} step %c1 iter_args
+// CHECK: scf.for %{{.+}} step %c4 iter_args
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1 iter_args({{.+}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %[[OUT]]
+// CHECK-NOT: linalg.generic
+mo.graph @qmm<m>(%x: !mo.tensor<[m, 64], f32>, %w: !mo.tensor<[130, 36], ui8>) -> !mo.tensor<[m, 130], f32> {
+  %y = mo.qmatmul q4_0(%x, %w) : (!mo.tensor<[m, 64], f32>, !mo.tensor<[130, 36], ui8>) -> !mo.tensor<[m, 130], f32>
+  mo.output %y : !mo.tensor<[m, 130], f32>
+}
+
+// -----
+
+// A batched lhs: its rows folded into one dim and back (6 rows: one tile
+// of 4, inlined, then 2 rows one at a time).
+// CHECK-LABEL: func.func @qmm_batched(
+// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : tensor<2x3x256xf32> into tensor<6x256xf32>
+// CHECK: scf.forall
+// CHECK: vector.transfer_write %{{.+}}[%c3, %{{.+}}] : vector<4xf32>, tensor<6x?xf32>
+// CHECK: scf.for %{{.+}} = %c4 to %c6 step %c1
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2]] output_shape [2, 3, 70] : tensor<6x70xf32> into tensor<2x3x70xf32>
+mo.graph @qmm_batched(%x: !mo.tensor<[2, 3, 256], f32>, %w: !mo.tensor<[70, 210], ui8>) -> !mo.tensor<[2, 3, 70], f32> {
+  %y = mo.qmatmul q6_k(%x, %w) : (!mo.tensor<[2, 3, 256], f32>, !mo.tensor<[70, 210], ui8>) -> !mo.tensor<[2, 3, 70], f32>
+  mo.output %y : !mo.tensor<[2, 3, 70], f32>
 }
 
 // -----
