@@ -13,7 +13,6 @@
 #include "mo/Dialect/MoOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -76,6 +75,36 @@ protected:
   }
   Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
 
+  /// Q4_K / Q5_K: sub-block `is`'s scale and min (get_scale_min_k4 on the
+  /// 12 bytes at base + 4), times d and dmin. `low`: whether `is` < 4, if
+  /// known.
+  std::pair<Value, Value> scaleMinK4(Value base, Value d, Value dmin, Value is,
+                                     std::optional<bool> low = std::nullopt) {
+    Value scales = add(base, idx(4));
+    Value six = i32(6), four = i32(4);
+    Value a = byte(add(scales, is)), bb = byte(add(add(scales, is), idx(4)));
+    auto lowPair = [&]() { return std::make_pair(band(a, 63), band(bb, 63)); };
+    auto highPair = [&](Value back) {
+      Value c = byte(add(scales, back));
+      return std::make_pair(
+          Value(arith::OrIOp::create(b, loc, band(bb, 15), shl(shr(c, six), four))),
+          Value(arith::OrIOp::create(b, loc, shr(bb, four), shl(shr(a, six), four))));
+    };
+    Value sc, m;
+    if (low) {
+      std::tie(sc, m) = *low ? lowPair() : highPair(arith::SubIOp::create(b, loc, is, idx(4)));
+    } else {
+      Value isLow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, is, idx(4));
+      Value back = arith::SelectOp::create(b, loc, isLow, is,
+                                           arith::SubIOp::create(b, loc, is, idx(4)));
+      auto [scLow, mLow] = lowPair();
+      auto [scHigh, mHigh] = highPair(back);
+      sc = arith::SelectOp::create(b, loc, isLow, scLow, scHigh);
+      m = arith::SelectOp::create(b, loc, isLow, mLow, mHigh);
+    }
+    return {fmul(d, toF32(sc, false)), fmul(dmin, toF32(m, false))};
+  }
+
   OpBuilder &b;
   Location loc;
   Value rows;
@@ -131,23 +160,7 @@ private:
       Value bit = band(shr(qh, shift), 1);
       q = add(q, shl(bit, i32(4)));
     }
-    // get_scale_min_k4(is, scales).
-    Value is = add(mul(chunk, idx(2)), upper);
-    Value scales = add(base, idx(4));
-    Value low = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, is,
-                                      idx(4));
-    Value a = byte(add(scales, is)), bb = byte(add(add(scales, is), idx(4)));
-    Value back = arith::SelectOp::create(
-        b, loc, low, is, arith::SubIOp::create(b, loc, is, idx(4)));
-    Value c = byte(add(scales, back));
-    Value six = i32(6), four = i32(4);
-    Value scHigh = arith::OrIOp::create(b, loc, band(bb, 15),
-                                        shl(shr(c, six), four));
-    Value mHigh = arith::OrIOp::create(b, loc, shr(bb, four),
-                                       shl(shr(a, six), four));
-    Value sc = arith::SelectOp::create(b, loc, low, band(a, 63), scHigh);
-    Value m = arith::SelectOp::create(b, loc, low, band(bb, 63), mHigh);
-    Value d1 = fmul(d, toF32(sc, false)), m1 = fmul(dmin, toF32(m, false));
+    auto [d1, m1] = scaleMinK4(base, d, dmin, add(mul(chunk, idx(2)), upper));
     return arith::SubFOp::create(b, loc, fmul(d1, toF32(q, false)), m1);
   }
 
@@ -176,7 +189,7 @@ private:
 /// One block of a row as vectors of kLanes f32, op for op as Dequantizer
 /// (the same bits): `begin` reads a block's scalars once, `group` decodes
 /// its elements [32 g, 32 g + 32) as two vectors from 16 contiguous bytes
-/// each, a static `g` making every shift and scale offset a constant.
+/// each.
 class BlockDecoder : public RowReader {
 public:
   static constexpr int64_t kLanes = 16;
@@ -207,10 +220,11 @@ public:
     }
   }
 
-  std::array<Value, 2> group(int64_t g) {
+  /// `low`: whether `g` is below 4, if known (K-quants' scales).
+  std::array<Value, 2> group(Value g, std::optional<bool> low) {
     std::array<Value, 2> out;
     for (int64_t v = 0; v < 2; ++v)
-      out[v] = vectorOf(g, v);
+      out[v] = vectorOf(g, v, low);
     return out;
   }
 
@@ -225,18 +239,17 @@ private:
         b, loc, DenseElementsAttr::get(vec(b.getI32Type()), b.getI32IntegerAttr(v)));
   }
   /// The kLanes bytes at `offset` of the block, zero-extended to i32.
-  Value bytes(int64_t offset) {
+  Value bytes(Value offset) {
     SmallVector<Value> indices(row);
-    indices.push_back(at(offset));
+    indices.push_back(add(base, offset));
     Value pad = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
     Value raw = vector::TransferReadOp::create(b, loc, vec(b.getI8Type()), rows,
                                                indices, pad, ArrayRef<bool>{true});
     return arith::ExtUIOp::create(b, loc, vec(b.getI32Type()), raw);
   }
-  /// `(x >> shift) & mask`, lane by lane.
-  Value bits(Value x, int64_t shift, int64_t mask) {
-    if (shift)
-      x = arith::ShRUIOp::create(b, loc, x, vi32(shift));
+  /// `(x >> shift) & mask`, lane by lane (`shift` an index).
+  Value bits(Value x, Value shift, int64_t mask) {
+    x = arith::ShRUIOp::create(b, loc, x, splat(toI32(shift)));
     return arith::AndIOp::create(b, loc, x, vi32(mask));
   }
   Value vToF32(Value i, bool isSigned) {
@@ -244,51 +257,42 @@ private:
       return arith::SIToFPOp::create(b, loc, vec(b.getF32Type()), i);
     return arith::UIToFPOp::create(b, loc, vec(b.getF32Type()), i);
   }
+  Value times(Value x, int64_t c) { return mul(x, idx(c)); }
+  Value plus(Value x, int64_t c) { return add(x, idx(c)); }
 
   /// Elements [32 g + 16 v, 32 g + 16 v + 16) of the block.
-  Value vectorOf(int64_t g, int64_t v) {
+  Value vectorOf(Value g, int64_t v, std::optional<bool> low) {
     switch (encoding) {
     case QuantEncoding::Q4_0: {
-      Value q = bits(bytes(2), 4 * v, 15);
+      Value q = bits(bytes(idx(2)), idx(4 * v), 15);
       Value centered = arith::SubIOp::create(b, loc, q, vi32(8));
       return arith::MulFOp::create(b, loc, vToF32(centered, true), splat(d));
     }
     case QuantEncoding::Q4_K:
     case QuantEncoding::Q5_K: {
       bool five = encoding == QuantEncoding::Q5_K;
-      int64_t chunk = g / 2, upper = g % 2;
-      Value q = bits(bytes((five ? 48 : 16) + chunk * 32 + 16 * v), 4 * upper, 15);
+      Value chunk = divu(g, 2), upper = remu(g, 2);
+      Value q = bits(bytes(plus(times(chunk, 32), (five ? 48 : 16) + 16 * v)),
+                     times(upper, 4), 15);
       if (five) {
-        Value bit = bits(bytes(16 + 16 * v), chunk * 2 + upper, 1);
+        Value bit = bits(bytes(idx(16 + 16 * v)), g, 1);
         q = arith::AddIOp::create(b, loc, q, arith::ShLIOp::create(b, loc, bit, vi32(4)));
       }
-      // get_scale_min_k4(g, scales).
-      auto scale = [&](int64_t i) { return byte(at(4 + i)); };
-      Value sc, m;
-      if (g < 4) {
-        sc = band(scale(g), 63);
-        m = band(scale(g + 4), 63);
-      } else {
-        Value six = i32(6), four = i32(4);
-        sc = arith::OrIOp::create(b, loc, band(scale(g + 4), 15),
-                                  shl(shr(scale(g - 4), six), four));
-        m = arith::OrIOp::create(b, loc, shr(scale(g + 4), four),
-                                 shl(shr(scale(g), six), four));
-      }
-      Value d1 = fmul(d, toF32(sc, false)), m1 = fmul(dmin, toF32(m, false));
+      auto [d1, m1] = scaleMinK4(base, d, dmin, g, low);
       Value scaled = arith::MulFOp::create(b, loc, splat(d1), vToF32(q, false));
       return arith::SubFOp::create(b, loc, scaled, splat(m1));
     }
     case QuantEncoding::Q6_K: {
-      int64_t half128 = g / 4, g4 = g % 4;
-      Value nib = bits(bytes(half128 * 64 + 16 * v + (g4 % 2) * 32), (g4 / 2) * 4, 15);
-      Value hbits = bits(bytes(128 + half128 * 32 + 16 * v), g4 * 2, 3);
+      Value half128 = divu(g, 4), g4 = remu(g, 4);
+      Value nib = bits(bytes(add(times(half128, 64), plus(times(remu(g4, 2), 32), 16 * v))),
+                       times(divu(g4, 2), 4), 15);
+      Value hbits = bits(bytes(plus(times(half128, 32), 128 + 16 * v)), times(g4, 2), 3);
       Value q = arith::SubIOp::create(
           b, loc,
           arith::OrIOp::create(b, loc, nib, arith::ShLIOp::create(b, loc, hbits, vi32(4))),
           vi32(32));
-      Value sc = arith::ExtSIOp::create(b, loc, b.getI32Type(),
-                                        rawByte(at(192 + half128 * 8 + v + g4 * 2)));
+      Value scOffset = add(base, add(times(half128, 8), plus(times(g4, 2), 192 + v)));
+      Value sc = arith::ExtSIOp::create(b, loc, b.getI32Type(), rawByte(scOffset));
       return arith::MulFOp::create(b, loc, splat(fmul(d, toF32(sc, true))),
                                    vToF32(q, true));
     }
@@ -401,8 +405,12 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
       Value whole = arith::SubIOp::create(
           fb, loc, rowsR, arith::RemUIOp::create(fb, loc, rowsR, index(fb, kRows)));
       KernelArgs args{x, rhs, encoding, kSize, n, n0, len};
-      slice = rowTiles(fb, loc, args, kRows, index(fb, 0), whole, slice);
-      slice = rowTiles(fb, loc, args, 1, whole, rowsR, slice);
+      // Only the loops a static row count runs (each tile is much code).
+      int64_t r = cast<RankedTensorType>(x.getType()).getDimSize(0);
+      if (ShapedType::isDynamic(r) || r >= kRows)
+        slice = rowTiles(fb, loc, args, kRows, index(fb, 0), whole, slice);
+      if (ShapedType::isDynamic(r) || r % kRows)
+        slice = rowTiles(fb, loc, args, 1, whole, rowsR, slice);
       fb.setInsertionPointToStart(forall.getTerminator().getBody());
       tensor::ParallelInsertSliceOp::create(fb, loc, slice, shared, offsets,
                                             sizes, strides);
@@ -482,27 +490,52 @@ private:
           }
           Value k0 = arith::MulIOp::create(kb, loc, block, index(kb, layout.elements));
           Value pad = arith::ConstantOp::create(kb, loc, kb.getF32FloatAttr(0));
-          for (int64_t g = 0; g < groups; ++g) {
+          // The groups [lo, hi) of the block, in a loop if several: one copy
+          // of the code per loop (unrolled, a K-quant's 8 groups took 3x
+          // the compile time). `low`: whether the groups are a K-quant's
+          // first 4, whose scales decode another way, if known.
+          auto groupsOf = [&](int64_t lo, int64_t hi, std::optional<bool> low) {
+            Value g = index(kb, lo);
+            scf::ForOp loop;
+            if (hi - lo > 1) {
+              loop = scf::ForOp::create(kb, loc, g, index(kb, hi), index(kb, 1), next);
+              kb.setInsertionPointToStart(loop.getBody());
+              g = loop.getInductionVar();
+              next.assign(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
+            }
+            Value kg = arith::AddIOp::create(
+                kb, loc, k0, arith::MulIOp::create(kb, loc, g, index(kb, 32)));
             // The tile's lhs vectors first, then each weight row's decoded
             // and multiplied by all of them.
             SmallVector<std::array<Value, 2>> xs;
             for (Value xr : xRows) {
               std::array<Value, 2> pair;
               for (int64_t v = 0; v < 2; ++v) {
-                Value k = arith::AddIOp::create(kb, loc, k0, index(kb, 32 * g + lanes * v));
+                Value k = arith::AddIOp::create(kb, loc, kg, index(kb, lanes * v));
                 pair[v] = vector::TransferReadOp::create(
                     kb, loc, vecType, a.x, ValueRange{xr, k}, pad, ArrayRef<bool>{true});
               }
               xs.push_back(pair);
             }
             for (int64_t c = 0; c < kCols; ++c) {
-              std::array<Value, 2> w = decoders[c].group(g);
+              std::array<Value, 2> w = decoders[c].group(g, low);
               for (int64_t r = 0; r < rows; ++r)
                 for (int64_t v = 0; v < 2; ++v) {
                   Value &s = next[r * kCols + c];
                   s = vector::FMAOp::create(kb, loc, w[v], xs[r][v], s);
                 }
             }
+            if (!loop)
+              return;
+            scf::YieldOp::create(kb, loc, next);
+            kb.setInsertionPointAfter(loop);
+            next.assign(loop.getResults().begin(), loop.getResults().end());
+          };
+          if (a.encoding == QuantEncoding::Q4_K || a.encoding == QuantEncoding::Q5_K) {
+            groupsOf(0, groups / 2, true);
+            groupsOf(groups / 2, groups, false);
+          } else {
+            groupsOf(0, groups, std::nullopt);
           }
           scf::YieldOp::create(kb, loc, next);
         });

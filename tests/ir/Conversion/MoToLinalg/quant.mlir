@@ -41,10 +41,12 @@ mo.graph @qmm<m>(%x: !mo.tensor<[m, 64], f32>, %w: !mo.tensor<[130, 36], ui8>) -
 // -----
 
 // A batched lhs: its rows folded into one dim and back (6 rows: one tile
-// of 4, inlined, then 2 rows one at a time).
+// of 4, inlined, then 2 rows one at a time). A block of 8 groups of 32
+// (Q6_K, K = 256: one block) loops over them.
 // CHECK-LABEL: func.func @qmm_batched(
 // CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : tensor<2x3x256xf32> into tensor<6x256xf32>
 // CHECK: scf.forall
+// CHECK: scf.for %{{.+}} = %c0 to %c8 step %c1 iter_args({{.+}}) -> (vector<16xf32>,
 // CHECK: vector.transfer_write %{{.+}}[%c3, %{{.+}}] : vector<4xf32>, tensor<6x?xf32>
 // CHECK: scf.for %{{.+}} = %c4 to %c6 step %c1
 // CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2]] output_shape [2, 3, 70] : tensor<6x70xf32> into tensor<2x3x70xf32>
