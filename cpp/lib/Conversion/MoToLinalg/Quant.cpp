@@ -222,9 +222,11 @@ public:
 
   /// `low`: whether `g` is below 4, if known (K-quants' scales).
   std::array<Value, 2> group(Value g, std::optional<bool> low) {
+    if (encoding == QuantEncoding::Q4_K || encoding == QuantEncoding::Q5_K)
+      std::tie(d1, m1) = scaleMinK4(base, d, dmin, g, low);
     std::array<Value, 2> out;
     for (int64_t v = 0; v < 2; ++v)
-      out[v] = vectorOf(g, v, low);
+      out[v] = vectorOf(g, v);
     return out;
   }
 
@@ -261,7 +263,7 @@ private:
   Value plus(Value x, int64_t c) { return add(x, idx(c)); }
 
   /// Elements [32 g + 16 v, 32 g + 16 v + 16) of the block.
-  Value vectorOf(Value g, int64_t v, std::optional<bool> low) {
+  Value vectorOf(Value g, int64_t v) {
     switch (encoding) {
     case QuantEncoding::Q4_0: {
       Value q = bits(bytes(idx(2)), idx(4 * v), 15);
@@ -278,7 +280,6 @@ private:
         Value bit = bits(bytes(idx(16 + 16 * v)), g, 1);
         q = arith::AddIOp::create(b, loc, q, arith::ShLIOp::create(b, loc, bit, vi32(4)));
       }
-      auto [d1, m1] = scaleMinK4(base, d, dmin, g, low);
       Value scaled = arith::MulFOp::create(b, loc, splat(d1), vToF32(q, false));
       return arith::SubFOp::create(b, loc, scaled, splat(m1));
     }
@@ -302,6 +303,8 @@ private:
 
   QuantEncoding encoding;
   Value base, d, dmin;
+  /// The group's scale and min (K-quants).
+  Value d1, m1;
 };
 
 struct DequantizeToGeneric : OpConversionPattern<DequantizeOp> {
@@ -417,9 +420,8 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
     }
     Value result = forall.getResult(0);
     if (rank > 2)
-      result = tensor::ExpandShapeOp::create(
-          b, loc, empty->getType(), result, groups,
-          tensor::getMixedSizes(b, loc, *empty));
+      result = expandTo(b, loc, cast<RankedTensorType>(empty->getType()), result, groups,
+                        tensor::getMixedSizes(b, loc, *empty));
     b.replaceOp(op, result);
     return success();
   }
