@@ -386,9 +386,6 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
       x = tensor::CollapseShapeOp::create(b, loc, x, groups);
       out = tensor::CollapseShapeOp::create(b, loc, out, groups);
     }
-    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(ob, loc, v);
-    };
     Value rowsR = tensor::DimOp::create(b, loc, x, 0);
     Value n = tensor::DimOp::create(b, loc, rhs, 0);
     Value chunks = arith::CeilDivUIOp::create(b, loc, n, index(b, kChunk));
@@ -427,6 +424,10 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
   }
 
 private:
+  static Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), v);
+  }
+
   struct KernelArgs {
     Value x, rhs;
     QuantEncoding encoding;
@@ -439,9 +440,6 @@ private:
   /// in tiles of `rows` rows.
   static Value rowTiles(OpBuilder &b, Location loc, const KernelArgs &a,
                         int64_t rows, Value lo, Value hi, Value acc) {
-    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(ob, loc, v);
-    };
     return scf::ForOp::create(
                b, loc, lo, hi, index(b, rows), ValueRange{acc},
                [&](OpBuilder &mb, Location, Value m0, ValueRange mAcc) {
@@ -461,9 +459,6 @@ private:
   static Value tile(OpBuilder &b, Location loc, const KernelArgs &a,
                     int64_t rows, Value m0, Value c0, Value acc) {
     constexpr int64_t lanes = BlockDecoder::kLanes;
-    auto index = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(ob, loc, v);
-    };
     Type f32 = b.getF32Type();
     auto vecType = VectorType::get({lanes}, f32);
     // Weight rows past the last read the last (their sums are not written).
