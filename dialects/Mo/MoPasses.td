@@ -158,13 +158,14 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     without one is lowered to loops as before.
 
     A 2-D f32 `linalg.matmul` whose B has a static shape of 256 KiB or less
-    (a weight that stays in cache) reads it in place: one m0 x n0 register
-    tile per thread tile, the fill of C and any elementwise epilogue fused
-    into it (`{kind = "matmul_direct", sizes = [m0, n0], fuse = G}` on the
-    epilogue or the product; `matmul_direct_peeled` when the rows do not
-    divide m0: full tiles, then one whose rows of A are zero-padded). Any
-    other is data-tiled: its operands are packed into register tiles
-    (`linalg.pack`, padded where the sizes do not divide),
+    (a weight that stays in cache), or any static B under at most m0/2
+    static rows (a decode step, which reads B once), reads it in place: one
+    register tile per thread tile, the fill of C and any elementwise
+    epilogue fused into it (`{kind = "matmul_direct", sizes = [tm, tn],
+    fuse = G}` on the epilogue or the product; `matmul_direct_peeled` when
+    the rows do not divide tm: full tiles, then one whose rows of A are
+    zero-padded). Any other is data-tiled: its operands are packed into
+    register tiles (`linalg.pack`, padded where the sizes do not divide),
     multiplied by `linalg.mmt4d` and unpacked into the result:
 
     ```mlir

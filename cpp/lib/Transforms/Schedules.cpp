@@ -123,7 +123,8 @@ static constexpr StringLiteral kFusedIntoAttr = "mo.fused_into";
 /// of the machines measured (2 MiB a core).
 static constexpr int64_t kStreamedFilterBytes = 1 << 20;
 
-/// The largest B a matmul reads in place, unpacked (matmul_direct).
+/// The largest B a matmul of many rows reads in place, unpacked
+/// (matmul_direct); under a few rows any static B is.
 static constexpr int64_t kDirectRhsBytes = 256 << 10;
 
 /// Records `record` on `root` with `fuse = group`, and tags `members` as
