@@ -1,4 +1,5 @@
-"""Shared fixtures: an MLIR context with mo registered."""
+"""Shared fixtures: an MLIR context with mo registered; graphs compiled for 1
+and 2 threads."""
 
 import pytest
 
@@ -30,3 +31,13 @@ def _private_compile_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as env:
         env.setenv("MO_CACHE_DIR", str(tmp_path_factory.mktemp("mo-cache")))
         yield
+
+
+@pytest.fixture(params=[1, 2], ids=["1-thread", "2-threads"])
+def threads(request):
+    """Graphs compiled while the test runs take this many threads."""
+    from mo import compiler
+
+    compiler.set_num_threads(request.param)
+    yield request.param
+    compiler.set_num_threads(None)

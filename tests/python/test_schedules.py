@@ -16,13 +16,6 @@ def L(*shape):
     return TensorLayout(DType.float32, list(shape), CPU())
 
 
-@pytest.fixture(params=[1, 2], ids=["1-thread", "2-threads"])
-def threads(request):
-    compiler.set_num_threads(request.param)
-    yield request.param
-    compiler.set_num_threads(None)
-
-
 # (lhs rows as staged, k, n), and the row counts to run with.
 SHAPES = [
     ((256, 512, 256), [256]),        # divides the 8 x 32 tile: packed
