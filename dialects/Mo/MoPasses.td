@@ -162,9 +162,9 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     static rows (a decode step, which reads B once), reads it in place: one
     register tile per thread tile, the fill of C and any elementwise
     epilogue fused into it (`{kind = "matmul_direct", sizes = [tm, tn],
-    fuse = G}` on the epilogue or the product; `matmul_direct_peeled` when
-    the rows do not divide tm: full tiles, then one whose rows of A are
-    zero-padded). Any other is data-tiled: its operands are packed into
+    fuse = G}` on the epilogue or the product; `matmul_direct_padded` when
+    the rows do not divide tm: every tile computed as a full one, its rows
+    past the end reading A's last row, only its writes masked). Any other is data-tiled: its operands are packed into
     register tiles (`linalg.pack`, padded where the sizes do not divide),
     multiplied by `linalg.mmt4d` and unpacked into the result:
 

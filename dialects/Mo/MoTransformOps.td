@@ -43,4 +43,50 @@ def MoFuseIntoContainingOp : Op<Transform_Dialect, "mo.fuse_into_containing_op",
   let cppNamespace = "::mlir::mo";
 }
 
+def MoDropPaddedRowsOp : Op<Transform_Dialect, "mo.drop_padded_rows",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Drops the rows a register tile's padding adds";
+  let description = [{
+    `pads` pad their sources up to a register tile, for a product whose
+    rows past the source are never written back: what the padded rows hold
+    does not matter, so they are not built.
+
+    * A pad of a `linalg.fill` or of a slice of one (the accumulator's
+      init) becomes a fill of the padded shape.
+    * Every other pad must pad only rows (dim 0, at the end) and be read only by `vector.transfer_read`s (of it or
+      of a unit-stride slice of it; in bounds, unmasked, the rows as the
+      vector's first dim): each
+      read becomes one read per row of the source, row `i` clamped to the
+      source's last row. So a partial tile reads its rows in place: no copy
+      into a zero-padded tile, and the same code as a full one.
+
+    The sources must have a row (a thread tile's); rows past the source read
+    the last one, so the padded rows' results are finite but meaningless.
+
+    Consumes `pads`; returns the new fills (to vectorize).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$pads);
+  let results = (outs TransformHandleTypeInterface:$fills);
+  let assemblyFormat = "$pads attr-dict `:` functional-type(operands, results)";
+  let cppNamespace = "::mlir::mo";
+}
+
+def MoForwardMaskedReadsOp : Op<Transform_Dialect,
+    "apply_patterns.mo.forward_masked_reads",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Forwards a written vector to masked reads of it";
+  let description = [{
+    A masked `vector.transfer_read` whose masked-off lanes are poison, of
+    the tensor an in-bounds `vector.transfer_write` of the same vector type
+    wrote at the same place (or of a unit-stride slice of it there), whose
+    mask covers every lane the read's does: the written vector. Upstream's
+    fold of a read after a write stops at masks; a padded register tile's
+    masked epilogue reads its accumulator this way.
+  }];
+  let assemblyFormat = "attr-dict";
+  let cppNamespace = "::mlir::mo";
+}
+
 #endif // MO_TRANSFORM_OPS

@@ -387,23 +387,29 @@ func.func @direct(%a: tensor<1024x256xf32>, %b: tensor<256x256xf32>) -> tensor<1
 
 // -----
 
-// Rows known at run time and 10 columns, a bias added (matmul_direct_peeled):
-// the threads split the rows of tiles; in each, the full 8-row tiles, then
-// the partial one, its rows of A copied into a zero-padded 8-row tile (the
-// product unmasked in its rows); the columns one vector of 16 masked to 10;
-// the bias added to each tile's accumulator before it is written.
+// Rows known at run time and 10 columns, a bias added (matmul_direct_padded):
+// each thread tile one 8-row register tile, whatever its rows: row i of A
+// read at min(i, rows - 1), in place (no padded copy, no second version of
+// the tile); the columns one vector of 16 masked to 10; the bias added to
+// the accumulator in registers (forwarded, not read back) and only the
+// write masked to the tile's rows.
+// CHECK-DAG: #[[FIRST:.+]] = affine_map<()[s0] -> (0, s0 - 1)>
+// CHECK-DAG: #[[LAST:.+]] = affine_map<()[s0] -> (7, s0 - 1)>
 // CHECK-LABEL: func.func @direct_rows
 // CHECK: scf.forall (%{{.+}}) in (%{{.+}}) shared_outs(%{{.+}}) -> (tensor<?x10xf32>)
-// CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c8
-// CHECK: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args(%{{.+}}) -> (vector<8x16xf32>)
+// CHECK: %[[ROWS:.+]] = affine.min #{{.+}}(%{{.+}})[%{{.+}}]
+// CHECK: affine.min #[[FIRST]]()[%[[ROWS]]]
+// CHECK: affine.min #[[LAST]]()[%[[ROWS]]]
+// CHECK-NOT: scf.for
+// CHECK: %[[ACC:.+]] = scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args(%{{.+}}) -> (vector<8x16xf32>)
+// CHECK-COUNT-8: vector.transfer_read %arg0[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<?x128xf32>, vector<1xf32>
+// CHECK: vector.from_elements {{.+}} : vector<8x1xf32>
 // CHECK: vector.mask %{{.+}} { vector.contract {{.+}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32> }
-// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<8x16xf32>
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c8
-// CHECK: tensor.pad
-// CHECK: } : tensor<?x128xf32> to tensor<8x128xf32>
-// CHECK: scf.for %{{.+}} = %c0 to %c128 step %c1 iter_args(%{{.+}}) -> (vector<8x16xf32>)
-// CHECK: vector.transfer_read %padded[%c0, %{{.+}}], %{{.+}} {in_bounds = [true, true]} : tensor<8x128xf32>, vector<8x1xf32>
-// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<8x16xf32>
+// CHECK-NOT: scf.for
+// CHECK: %[[MASK:.+]] = vector.create_mask %[[ROWS]], %c10 : vector<8x16xi1>
+// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %{{.+}} : vector<8x16xf32>
+// CHECK: vector.transfer_write %[[SUM]], %{{.+}}[%c0, %c0], %[[MASK]] {in_bounds = [true, true]} : vector<8x16xf32>, tensor<?x10xf32>
+// CHECK-NOT: tensor.pad
 // CHECK-NOT: linalg.
 func.func @direct_rows(%a: tensor<?x128xf32>, %b: tensor<128x10xf32>, %bias: tensor<10xf32>) -> tensor<?x10xf32> {
   %zero = arith.constant 0.0 : f32

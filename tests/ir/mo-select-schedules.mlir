@@ -156,13 +156,13 @@ func.func @run_time_k(%a: tensor<4x?xf32>, %b: tensor<512x512xf32>) -> tensor<4x
 // -----
 
 // Rows known at run time (an MLP's batch) and a classifier's 10 columns:
-// the rows of each thread tile are peeled (full tiles, then a partial one),
-// the columns one masked vector of 16. The epilogue (bias) is the root: the
+// each thread tile one full register tile whose rows past the end are
+// dropped (matmul_direct_padded), the columns one masked vector of 16. The epilogue (bias) is the root: the
 // product and the fill of C are fused into its tiles.
 // AVX512-LABEL: func.func @direct_rows
 // AVX512: linalg.fill {mo.fused_into = [[G:[0-9]+]] : i64}
 // AVX512: linalg.matmul {mo.fused_into = [[G]] : i64}
-// AVX512: linalg.generic {{.+}}mo.schedule = {fuse = [[G]] : i64, kind = "matmul_direct_peeled", sizes = [8, 16]}
+// AVX512: linalg.generic {{.+}}mo.schedule = {fuse = [[G]] : i64, kind = "matmul_direct_padded", sizes = [8, 16]}
 func.func @direct_rows(%a: tensor<?x128xf32>, %b: tensor<128x10xf32>, %bias: tensor<10xf32>) -> tensor<?x10xf32> {
   %zero = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -438,7 +438,7 @@ func.func @conv_big_filter_odd(%x: tensor<1x16x16x320xf32>, %w: tensor<3x3x320x9
 // AVX512: %[[W:.+]] = linalg.generic {{.+}} ins(%arg0 : tensor<1x19x19x64xf32>) outs(%{{.+}} : tensor<1x17x17x3x3x64xf32>)
 // AVX512: %[[L:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x17x17x3x3x64xf32> into tensor<289x576xf32>
 // AVX512: %[[R:.+]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<3x3x64x64xf32> into tensor<576x64xf32>
-// AVX512: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct_peeled", sizes = [8, 32]}} ins(%[[L]], %[[R]] :
+// AVX512: linalg.matmul {mo.schedule = {fuse = {{[0-9]+}} : i64, kind = "matmul_direct_padded", sizes = [8, 32]}} ins(%[[L]], %[[R]] :
 // AVX512: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 17, 17, 64] : tensor<289x64xf32> into tensor<1x17x17x64xf32>
 // AVX512-NOT: linalg.conv_2d
 func.func @conv_ragged(%x: tensor<1x19x19x64xf32>, %w: tensor<3x3x64x64xf32>) -> tensor<1x17x17x64xf32> {

@@ -91,6 +91,33 @@ def test_fused_epilogues_match_numpy(threads, m, k, n, rows):
     assert np.abs(run(a, w, b, r).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("n", [10, 32, 100])
+def test_run_time_rows_in_padded_tiles(threads, n):
+    """matmul_direct_padded: each 8-row tile is computed whole, its rows past
+    the batch reading A's last row and its writes masked. Every row count
+    from 1 to 17 (and 33) gives numpy's result, a residual read in the
+    epilogue included, and a NaN in A's last row stays in the last row."""
+    from mo import functional as F
+
+    def layer(a, w, b, r):
+        return F.relu(a @ w + b) + r
+
+    run = compilation.compile(layer)(L("m", 96), L(96, n), L(n), L("m", n))
+    rng = np.random.default_rng(12)
+    w = (rng.standard_normal((96, n)) / 10).astype(np.float32)
+    b = rng.standard_normal(n, np.float32)
+    for rows in list(range(1, 18)) + [33]:
+        a = rng.standard_normal((rows, 96), np.float32)
+        a[-1, 5] = np.nan
+        r = rng.standard_normal((rows, n), np.float32)
+        ref = np.maximum(a.astype(np.float64) @ w + b, 0) + r
+        out = run(a, w, b, r).to_numpy()
+        assert out.shape == (rows, n)
+        assert np.isnan(out[-1]).all() and not np.isnan(out[:-1]).any(), rows
+        assert np.abs(out[:-1] - ref[:-1]).max(initial=0) <= 1e-5 * np.abs(ref[:-1]).max(initial=1)
+
+
 def test_epilogue_math_without_llvm_intrinsics(threads):
     """erf (a GELU's backward) has no LLVM intrinsic: in an epilogue's 8 x 32
     register tile it becomes libm calls on the tile's elements, lowered

@@ -216,7 +216,7 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
       int64_t share = llvm::divideCeil(llvm::divideCeil(n, threads), lanes);
       tn = lanes * int64_t(llvm::bit_floor(uint64_t(std::min(vectors, share))));
     }
-    StringRef kind = divides(m, tm) ? "matmul_direct" : "matmul_direct_peeled";
+    StringRef kind = divides(m, tm) ? "matmul_direct" : "matmul_direct_padded";
     linalg::GenericOp epilogue = elementwiseEpilogue(op->getResult(0));
     SmallVector<Operation *> producers;
     if (epilogue)
