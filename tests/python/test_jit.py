@@ -164,3 +164,42 @@ def test_a_large_module_is_compiled_in_parts_that_link_together():
     for i in range(3):
         ref = np.maximum(ref @ weights[f"w{i}"], 0)
     np.testing.assert_allclose(run(x).to_numpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+def test_a_deep_stack_entry_is_compiled_apart_and_runs():
+    """A long loop-free entry (a 24-layer stack's checks and calls) is a
+    driver: compiled apart at -O0, one object more than the kernels', and
+    the graph still gives numpy's result."""
+    import numpy as np
+
+    from mo import compilation, compiler
+    from mo import functional as F
+    from mo.driver import CPU
+    from mo.dtype import DType
+    from mo.sharding import TensorLayout
+
+    def layer(x):
+        w = F.constant_external("w", TensorLayout(DType.float32, [16, 16], CPU()),
+                                is_placeholder=True)
+        b = F.constant_external("b", TensorLayout(DType.float32, [16], CPU()),
+                                is_placeholder=True)
+        return F.relu(x @ w + b)
+
+    def model(x):
+        for i in range(24):
+            x = compilation.as_subgraph(layer, name="layer", prefix=f"l{i}.")(x)
+        return x
+
+    rng = np.random.default_rng(3)
+    weights = {}
+    for i in range(24):
+        weights[f"l{i}.w"] = (rng.standard_normal((16, 16)) / 3).astype(np.float32)
+        weights[f"l{i}.b"] = rng.standard_normal(16).astype(np.float32) / 4
+    run = compilation.compile(model, weights=weights)(TensorLayout(DType.float32, ["b", 16], CPU()))
+    _, _, objects = compiler.runtime_module().read_artifact(run._exe._model.data)
+    assert len(objects) >= 2  # its small kernels are one part: the entry is another
+    x = rng.standard_normal((5, 16), np.float32)
+    ref = x.astype(np.float64)
+    for i in range(24):
+        ref = np.maximum(ref @ weights[f"l{i}.w"] + weights[f"l{i}.b"], 0)
+    np.testing.assert_allclose(run(x).to_numpy(), ref, rtol=1e-4, atol=1e-4)

@@ -128,7 +128,8 @@ def _executable_from_mo_opt(staged, *passes):
 
 def test_ir_from_mo_opt_checks_inputs_weights_and_outputs():
     # The checks travel with the IR: a module printed by mo-opt and compiled
-    # on its own refuses sizes that disagree with its types.
+    # on its own refuses sizes that disagree with its types (a static
+    # weight's checked by the runtime, from the artifact's manifest).
     def f(x):
         return x * F.constant_external("w", tl([3]))
 

@@ -28,6 +28,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -216,6 +217,24 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
   builder.buildPerModuleDefaultPipeline(level).run(module, modules);
 }
 
+/// Whether `f` is a driver: long and loop-free, as a graph's entry is (its
+/// argument checks, allocations, kernel calls and frees: some lines per
+/// layer of a stack of subgraphs). It runs once per call, while LLVM's time
+/// on its long blocks grows faster than their length (ConstraintElimination,
+/// the DAG combiner, the greedy register allocator): drivers are compiled
+/// apart, at -O0. A 24-layer stack's 2,750-instruction entry took longer at
+/// -O2 than all of its kernels; at -O0 the stack's code generation went
+/// from 124-145 to 86-95 ms, its calls as fast. Anything with a loop (a
+/// kernel, ops left in the entry) keeps -O<optLevel>.
+bool isDriver(const llvm::Function &f) {
+  constexpr unsigned kDriverInstructions = 500;
+  if (f.isDeclaration() || f.getInstructionCount() < kDriverInstructions)
+    return false;
+  SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>> backEdges;
+  llvm::FindFunctionBackedges(f, backEdges);
+  return backEdges.empty();
+}
+
 /// -O<optLevel> and code generation of one module into an object file.
 llvm::Expected<std::string> emitObject(llvm::Module &module, llvm::TargetMachine &machine,
                                        int optLevel) {
@@ -229,15 +248,15 @@ llvm::Expected<std::string> emitObject(llvm::Module &module, llvm::TargetMachine
   return std::string(object.data(), object.size());
 }
 
-/// The partitions to compile `module` in: one per core while each gets a
-/// few functions and enough code (a graph's kernels are functions of their
-/// own; LLVM's time is far from linear in the instructions before -O2: a
-/// 3-layer MLP's 3,800 take 190 ms), else one.
+/// The partitions to compile `module`'s functions other than drivers in:
+/// one per core while each gets a few functions and enough code (a graph's
+/// kernels are functions of their own; LLVM's time is far from linear in
+/// the instructions before -O2: a 3-layer MLP's 3,800 take 190 ms), else one.
 unsigned partitions(const llvm::Module &module) {
   constexpr size_t kInstructionsPerPart = 500;
   size_t instructions = 0, functions = 0;
   for (const llvm::Function &f : module)
-    if (!f.isDeclaration()) {
+    if (!f.isDeclaration() && !isDriver(f)) {
       instructions += f.getInstructionCount();
       ++functions;
     }
@@ -246,13 +265,15 @@ unsigned partitions(const llvm::Module &module) {
                                                instructions / kInstructionsPerPart}));
 }
 
-/// `module` as `parts` modules, its function definitions spread by size
-/// (the largest first, each to the partition with the fewest instructions);
+/// `module` as `parts` modules, its function definitions other than drivers
+/// spread by size (the largest first, each to the partition with the fewest
+/// instructions), and with `drivers`, one more module of those;
 /// local symbols become hidden globals so that the parts link. (LLVM's
 /// SplitModule deals round robin in module order, where OpenMP puts each
 /// kernel's small wrapper before its outlined body: all the bodies fell in
 /// one part, and a 3-layer MLP's part took 3.5x the other's time.)
-std::vector<std::unique_ptr<llvm::Module>> splitBySize(llvm::Module &module, unsigned parts) {
+std::vector<std::unique_ptr<llvm::Module>> splitBySize(llvm::Module &module, unsigned parts,
+                                                       bool drivers) {
   for (llvm::GlobalValue &value : module.global_values()) {
     if (!value.hasLocalLinkage())
       continue;
@@ -261,14 +282,16 @@ std::vector<std::unique_ptr<llvm::Module>> splitBySize(llvm::Module &module, uns
     value.setLinkage(llvm::GlobalValue::ExternalLinkage);
     value.setVisibility(llvm::GlobalValue::HiddenVisibility);
   }
+  DenseMap<const llvm::GlobalValue *, unsigned> partOf;
   SmallVector<llvm::Function *> functions;
   for (llvm::Function &f : module)
-    if (!f.isDeclaration())
+    if (drivers && isDriver(f))
+      partOf[&f] = parts;
+    else if (!f.isDeclaration())
       functions.push_back(&f);
   llvm::stable_sort(functions, [](llvm::Function *a, llvm::Function *b) {
     return a->getInstructionCount() > b->getInstructionCount();
   });
-  DenseMap<const llvm::GlobalValue *, unsigned> partOf;
   std::vector<size_t> load(parts, 0);
   for (llvm::Function *f : functions) {
     unsigned lightest = std::min_element(load.begin(), load.end()) - load.begin();
@@ -276,7 +299,7 @@ std::vector<std::unique_ptr<llvm::Module>> splitBySize(llvm::Module &module, uns
     load[lightest] += f->getInstructionCount();
   }
   std::vector<std::unique_ptr<llvm::Module>> result;
-  for (unsigned i = 0; i < parts; ++i) {
+  for (unsigned i = 0; i < parts + (drivers ? 1 : 0); ++i) {
     llvm::ValueToValueMapTy map;
     // Global variables and aliases are defined in the first part only.
     result.push_back(llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
@@ -335,7 +358,8 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
   llvm::MergeFunctionsPass::runOnModule(*llvmModule);
 
   unsigned parts = partitions(*llvmModule);
-  if (parts == 1) {
+  bool drivers = optLevel > 0 && llvm::any_of(*llvmModule, isDriver);
+  if (parts == 1 && !drivers) {
     auto object = emitObject(*llvmModule, **machine, optLevel);
     if (!object)
       return fail(object.takeError());
@@ -346,14 +370,16 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
   // in a context of its own (a module's context is not thread-safe):
   // through bitcode.
   std::vector<llvm::SmallString<0>> bitcode;
-  for (std::unique_ptr<llvm::Module> &part : splitBySize(*llvmModule, parts)) {
+  for (std::unique_ptr<llvm::Module> &part : splitBySize(*llvmModule, parts, drivers)) {
     llvm::raw_svector_ostream stream(bitcode.emplace_back());
     llvm::WriteBitcodeToFile(*part, stream);
   }
   // Each thread writes its own slots.
   std::vector<std::string> objects(bitcode.size()), errors(bitcode.size());
   {
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parts));
+    llvm::orc::JITTargetMachineBuilder driverBuilder = *builder;
+    driverBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(bitcode.size()));
     for (size_t i = 0; i < bitcode.size(); ++i)
       pool.async([&, i] {
         llvm::LLVMContext context;
@@ -365,12 +391,13 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
           errors[i] = llvm::toString(part.takeError());
           return;
         }
-        auto partMachine = builder->createTargetMachine();
+        bool driver = drivers && i == parts;
+        auto partMachine = (driver ? driverBuilder : *builder).createTargetMachine();
         if (!partMachine) {
           errors[i] = llvm::toString(partMachine.takeError());
           return;
         }
-        auto object = emitObject(**part, **partMachine, optLevel);
+        auto object = emitObject(**part, **partMachine, driver ? 0 : optLevel);
         if (object)
           objects[i] = std::move(*object);
         else

@@ -896,6 +896,20 @@ Failure Model::invoke(ArrayRef<MoTensorView> args, int64_t *boundSizes) {
   for (auto [i, view] : llvm::enumerate(args))
     if (view.rank < 0 || (view.rank > 0 && !view.shape))
       return invalidArgument(name_ + ": argument " + std::to_string(i) + " has no shape");
+  // Weights are static: checked here, as bindWeights does, not by the
+  // compiled code (whose checks of a 24-layer stack's 72 weights were a
+  // third of its entry).
+  for (auto [spec, view] : llvm::zip(weights_, args.slice(inputs_.size(), weights_.size()))) {
+    ArrayRef<int64_t> shape = viewShape(view);
+    if (shape.size() != spec.shape.size())
+      return invalidArgument("weight '" + spec.name + "': expected shape " + spec.shapeText +
+                             ", got shape " + shapeText(shape));
+    for (auto [axis, d] : llvm::enumerate(spec.shape))
+      if (shape[axis] != d.value)
+        return invalidArgument("weight '" + spec.name + "': expected shape " + spec.shapeText +
+                               ", but axis " + std::to_string(axis) + " has size " +
+                               std::to_string(shape[axis]));
+  }
   SmallVector<int64_t, 8> bound;
   Failure f = call(args.take_front(inputs_.size()),
                    args.slice(inputs_.size(), weights_.size()),

@@ -120,8 +120,15 @@ struct GraphToFunc : OpConversionPattern<GraphOp> {
     const TypeConverter &converter = *getTypeConverter();
     size_t numArgs = graph.getNumArguments();
     SmallVector<Type> inputs;
-    for (Type t : graph.getArgumentTypes())
-      inputs.push_back(dynamicShape(converter.convertType(t)));
+    // Static weights keep their types: the runtime checks them when they
+    // are bound or passed, so the entry neither reads nor checks their sizes.
+    auto staticWeight = [&](unsigned i) {
+      auto type = dyn_cast<mo::TensorType>(graph.getArgumentTypes()[i]);
+      return graph.getArgAttr(i, "mo.weight") && type && type.hasStaticShape();
+    };
+    for (auto [i, t] : llvm::enumerate(graph.getArgumentTypes()))
+      inputs.push_back(staticWeight(i) ? converter.convertType(t)
+                                       : dynamicShape(converter.convertType(t)));
     for (Type t : graph.getResultTypes())
       inputs.push_back(dynamicShape(outParamType(cast<mo::TensorType>(t))));
     // Dims that ops bind at run time (nonzero's count) and outputs use: the
@@ -147,9 +154,10 @@ struct GraphToFunc : OpConversionPattern<GraphOp> {
     SmallVector<EntryOperand> operands;
     for (auto [i, t] : llvm::enumerate(graph.getArgumentTypes())) {
       auto weight = graph.getArgAttrOfType<StringAttr>(i, "mo.weight");
-      operands.push_back({entry->getArgument(i), moDims(t),
-                          weight ? ("weight '" + weight.getValue() + "'").str()
-                                 : "argument " + std::to_string(i)});
+      if (!staticWeight(i))
+        operands.push_back({entry->getArgument(i), moDims(t),
+                            weight ? ("weight '" + weight.getValue() + "'").str()
+                                   : "argument " + std::to_string(i)});
     }
     // An output's bound dims are checked when it is written, not here.
     SmallVector<SmallVector<Attribute>> outputDims;

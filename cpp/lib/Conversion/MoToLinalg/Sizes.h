@@ -80,7 +80,8 @@ Value expandTo(OpBuilder &b, Location loc, RankedTensorType type, Value src,
 struct EntryOperand {
   Value value;
   ArrayRef<Attribute> dims;
-  /// How messages name it: "argument 1", "weight 'w'", "output 0".
+  /// How messages name it: "argument 1", "weight 'w'" (one of symbolic
+  /// shape), "output 0".
   std::string name;
   /// Outputs are sized by the caller from the inputs: they bind no symbol.
   bool isOutput = false;
