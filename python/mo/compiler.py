@@ -495,7 +495,8 @@ class LoadedArtifact:
 
     def invoke(self, arrays: Sequence[np.ndarray]) -> dict[str, int]:
         """The entry on inputs, weights and outputs (written in place), only
-        the compiled code's checks; the sizes of the dims ops bound."""
+        the compiled code's checks and the weights' shapes; the sizes of the
+        dims ops bound."""
         return self._bound(self._model.invoke(arrays))
 
     def invoke_views(self, views: Sequence[tuple[int, Sequence[int], Sequence[int]]]
@@ -658,10 +659,11 @@ class Executable:
         ``bounds``).
 
         Arrays must be C-contiguous with the right dtypes and ranks (not
-        checked here: ``CompiledCallable`` checks). Sizes are checked by the
-        compiled code itself before it touches any memory: a size that
-        disagrees with the graph's types is a ``ValueError`` naming the
-        argument, the dim and both sizes.
+        checked here: ``CompiledCallable`` checks). Sizes are checked before
+        any memory is touched, the inputs' and outputs' by the compiled code
+        itself, the static weights' by the runtime: a size that disagrees
+        with the graph's types is a ``ValueError`` naming the argument (or
+        weight), the dim and both sizes.
         """
         if (len(inputs), len(weights), len(outputs)) != (
                 self.num_inputs, len(self.weights), self.num_outputs):

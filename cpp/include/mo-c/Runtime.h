@@ -194,8 +194,9 @@ MO_RUNTIME_EXPORT bool moModelOutputShape(MoModel *model, const MoTensorView *in
 
 /// The entry function itself: inputs, weights and outputs in that order
 /// (`numArgs` of them), neither bound weights nor the signature's checks
-/// used, only the compiled code's. `boundSizes` (may be null) gets the sizes
-/// of the dims ops bound at run time, moModelNumBoundDims of them.
+/// used, only the compiled code's (the inputs' and outputs' sizes) and the
+/// static weights' shapes. `boundSizes` (may be null) gets the sizes of the
+/// dims ops bound at run time, moModelNumBoundDims of them.
 MO_RUNTIME_EXPORT bool moModelInvoke(MoModel *model, const MoTensorView *args, size_t numArgs,
                                      int64_t *boundSizes, MoStatus *status);
 MO_RUNTIME_EXPORT size_t moModelNumBoundDims(const MoModel *model);
