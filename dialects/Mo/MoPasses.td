@@ -256,6 +256,21 @@ def MoApproximateMath : Pass<"mo-approximate-math", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def MoMathToFuncs : Pass<"mo-math-to-funcs", "::mlir::ModuleOp"> {
+  let summary = "convert-math-to-funcs, a fresh instance each run";
+  let description = [{
+    Runs upstream's `convert-math-to-funcs` (software implementations of
+    integer powers, `math.ipowi`/`fpowi`, as functions), created anew on
+    every run: upstream's pass keeps the functions it made in a member map
+    that is never cleared, so a pass manager reused for a second module
+    called functions of the first, freed one (a segfault). mo reuses its
+    pass managers across compiles.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {
   let summary = "Stores booleans as bytes: memref<...xi1> becomes memref<...xi8>";
   let description = [{

@@ -28,6 +28,7 @@ Example:
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import functools
 import json
@@ -169,6 +170,31 @@ def stats() -> dict[str, int]:
     return dict(_stats)
 
 
+_pass_managers: dict[tuple[int, str, bool], Any] = {}
+
+
+def _pass_manager(pipeline: str, verify_each: bool):
+    """``pipeline`` parsed once per thread and reused (a pass manager runs one
+    module at a time; a thread's identifier is reused only once it has
+    ended): a new one initializes its passes again, the canonicalizers'
+    pattern sets and the schedule library among them, 5-10 ms of a 3-layer
+    MLP's compile. (Every pass must then keep no state between runs:
+    upstream's convert-math-to-funcs does, so the pipeline runs it through
+    mo-math-to-funcs.) Dropped at exit, before the MLIR context they belong
+    to: after it, their destruction crashed."""
+    from mo._mlir import passmanager
+
+    key = (threading.get_ident(), pipeline, verify_each)
+    pm = _pass_managers.get(key)
+    if pm is None:
+        if not _pass_managers:
+            atexit.register(_pass_managers.clear)
+        pm = passmanager.PassManager.parse(f"builtin.module({pipeline})")
+        pm.enable_verifier(verify_each)
+        _pass_managers[key] = pm
+    return pm
+
+
 def _run_pipeline(module, pipeline: str) -> None:
     """Runs ``pipeline`` on ``module``, verifying the result once at the end.
 
@@ -178,13 +204,12 @@ def _run_pipeline(module, pipeline: str) -> None:
     the test suite catches with ``MO_VERIFY_EACH=1`` (as ``mo-opt`` does by
     default).
     """
-    from mo._mlir import ir, passmanager
+    from mo._mlir import ir
 
     _stats["pipelines"] += 1
     verify_each = os.environ.get("MO_VERIFY_EACH") == "1"
     with _context.context():
-        pm = passmanager.PassManager.parse(f"builtin.module({pipeline})")
-        pm.enable_verifier(verify_each)
+        pm = _pass_manager(pipeline, verify_each)
         try:
             pm.run(module.operation)
             if not verify_each:

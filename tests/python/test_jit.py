@@ -203,3 +203,60 @@ def test_a_deep_stack_entry_is_compiled_apart_and_runs():
     for i in range(24):
         ref = np.maximum(ref @ weights[f"l{i}.w"] + weights[f"l{i}.b"], 0)
     np.testing.assert_allclose(run(x).to_numpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+PASS_MANAGER_REUSE = """
+import threading
+import numpy as np
+from mo import compilation, compiler, functional as F
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import TensorLayout
+L = lambda *s: TensorLayout(DType.float32, list(s), CPU())
+def work(scale):
+    run = compilation.compile(lambda x: F.relu(x * scale))(L("n", 4))
+    assert run(np.ones((2, 4), np.float32)).to_numpy().sum() == 8 * scale
+work(1.0)
+work(2.0)
+mine = [k for k in compiler._pass_managers if k[0] == threading.get_ident()]
+assert len(mine) == 2, mine  # mo-lower-to-linalg and the codegen, each once
+t = threading.Thread(target=work, args=(3.0,))
+t.start(); t.join()
+assert len(compiler._pass_managers) == 4, list(compiler._pass_managers)
+# Integer powers: functions made by convert-math-to-funcs, whose upstream
+# pass kept the first module's in a map and crashed the second's compile.
+for dtype in (DType.int64, DType.uint8, DType.int64):
+    run = compilation.compile(lambda x: F.pow(x, x))(TensorLayout(dtype, [4], CPU()))
+    x = np.arange(1, 5).astype(dtype.to_numpy())
+    assert (run(x).to_numpy() == x ** x).all(), dtype
+print("ok")
+"""
+
+# A staged graph compiled and left for the exit: its pass managers, kept
+# past the MLIR context they belong to, crashed the exit (SIGSEGV).
+PASS_MANAGERS_AT_EXIT = """
+from mo import compilation
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import TensorLayout
+def one_op(x):
+    return x * 2.0
+compilation.stage(one_op)(TensorLayout(DType.float32, ["batch", 2], CPU())).compile(None)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("script", [PASS_MANAGER_REUSE, PASS_MANAGERS_AT_EXIT],
+                         ids=["reused per thread", "dropped at exit"])
+def test_pass_managers_are_reused_per_thread_and_dropped_at_exit(script):
+    """Each thread parses a pipeline once and reuses it for every graph (the
+    passes keep no state from one module to the next); the process still
+    exits cleanly. In a subprocess, so a crash fails it."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, MO_CACHE="0")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", \
+        (done.returncode, done.stderr[-2000:])

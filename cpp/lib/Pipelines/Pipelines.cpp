@@ -94,7 +94,7 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
           // Math before vectors: math-to-libm scalarizes what has no LLVM
           // intrinsic (erf in a GELU backward's 8x32 register tile) into
           // vector.extract/insert, which vector-to-llvm then lowers.
-          "convert-math-to-funcs,"
+          "mo-math-to-funcs,"
           "func.func(convert-math-to-llvm),"
           "convert-math-to-libm,"
           "func.func(convert-vector-to-llvm),"

@@ -6,19 +6,25 @@
 // polynomial rewrites (populateMathPolynomialApproximationPatterns) but no
 // pass that applies them; this is that pass, for exp and tanh, whose
 // approximations are within 1 and 2 ulp of numpy's f32 results with the
-// special values exact (tests/python/test_schedules.py).
+// special values exact (tests/python/test_schedules.py). Also
+// mo-math-to-funcs: upstream's convert-math-to-funcs, fresh each run.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mo/Conversion/Passes.h"
 
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::mo {
 #define GEN_PASS_DEF_MOAPPROXIMATEMATH
+#define GEN_PASS_DEF_MOMATHTOFUNCS
 #include "Mo/MoPasses.h.inc"
 } // namespace mlir::mo
 
@@ -33,6 +39,15 @@ struct MoApproximateMathPass
       return name == "math.exp" || name == "math.tanh";
     });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+struct MoMathToFuncsPass : public mo::impl::MoMathToFuncsBase<MoMathToFuncsPass> {
+  void runOnOperation() override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(createConvertMathToFuncs());
+    if (failed(runPipeline(pm, getOperation())))
       signalPassFailure();
   }
 };
