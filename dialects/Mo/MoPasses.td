@@ -264,11 +264,8 @@ def MoMathToFuncs : Pass<"mo-math-to-funcs", "::mlir::ModuleOp"> {
     every run: upstream's pass keeps the functions it made in a member map
     that is never cleared, so a pass manager reused for a second module
     called functions of the first, freed one (a segfault). mo reuses its
-    pass managers across compiles.
+    pass managers across compiles. Its dependent dialects are upstream's.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::cf::ControlFlowDialect",
-                           "::mlir::func::FuncDialect"];
 }
 
 def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {

@@ -28,6 +28,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -248,15 +249,16 @@ llvm::Expected<std::string> emitObject(llvm::Module &module, llvm::TargetMachine
   return std::string(object.data(), object.size());
 }
 
-/// The partitions to compile `module`'s functions other than drivers in:
+/// The partitions to compile `module`'s functions other than `drivers` in:
 /// one per core while each gets a few functions and enough code (a graph's
 /// kernels are functions of their own; LLVM's time is far from linear in
 /// the instructions before -O2: a 3-layer MLP's 3,800 take 190 ms), else one.
-unsigned partitions(const llvm::Module &module) {
+unsigned partitions(const llvm::Module &module,
+                    const llvm::SmallPtrSetImpl<const llvm::Function *> &drivers) {
   constexpr size_t kInstructionsPerPart = 500;
   size_t instructions = 0, functions = 0;
   for (const llvm::Function &f : module)
-    if (!f.isDeclaration() && !isDriver(f)) {
+    if (!f.isDeclaration() && !drivers.contains(&f)) {
       instructions += f.getInstructionCount();
       ++functions;
     }
@@ -265,15 +267,17 @@ unsigned partitions(const llvm::Module &module) {
                                                instructions / kInstructionsPerPart}));
 }
 
-/// `module` as `parts` modules, its function definitions other than drivers
-/// spread by size (the largest first, each to the partition with the fewest
-/// instructions), and with `drivers`, one more module of those;
+/// `module` as `parts` modules, its function definitions other than
+/// `drivers` spread by size (the largest first, each to the partition with
+/// the fewest instructions), and if there are drivers, one more module of
+/// them;
 /// local symbols become hidden globals so that the parts link. (LLVM's
 /// SplitModule deals round robin in module order, where OpenMP puts each
 /// kernel's small wrapper before its outlined body: all the bodies fell in
 /// one part, and a 3-layer MLP's part took 3.5x the other's time.)
-std::vector<std::unique_ptr<llvm::Module>> splitBySize(llvm::Module &module, unsigned parts,
-                                                       bool drivers) {
+std::vector<std::unique_ptr<llvm::Module>>
+splitBySize(llvm::Module &module, unsigned parts,
+            const llvm::SmallPtrSetImpl<const llvm::Function *> &drivers) {
   for (llvm::GlobalValue &value : module.global_values()) {
     if (!value.hasLocalLinkage())
       continue;
@@ -285,7 +289,7 @@ std::vector<std::unique_ptr<llvm::Module>> splitBySize(llvm::Module &module, uns
   DenseMap<const llvm::GlobalValue *, unsigned> partOf;
   SmallVector<llvm::Function *> functions;
   for (llvm::Function &f : module)
-    if (drivers && isDriver(f))
+    if (drivers.contains(&f))
       partOf[&f] = parts;
     else if (!f.isDeclaration())
       functions.push_back(&f);
@@ -299,7 +303,7 @@ std::vector<std::unique_ptr<llvm::Module>> splitBySize(llvm::Module &module, uns
     load[lightest] += f->getInstructionCount();
   }
   std::vector<std::unique_ptr<llvm::Module>> result;
-  for (unsigned i = 0; i < parts + (drivers ? 1 : 0); ++i) {
+  for (unsigned i = 0; i < parts + (drivers.empty() ? 0 : 1); ++i) {
     llvm::ValueToValueMapTy map;
     // Global variables and aliases are defined in the first part only.
     result.push_back(llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
@@ -357,9 +361,13 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
   addPackedWrappers(*llvmModule);
   llvm::MergeFunctionsPass::runOnModule(*llvmModule);
 
-  unsigned parts = partitions(*llvmModule);
-  bool drivers = optLevel > 0 && llvm::any_of(*llvmModule, isDriver);
-  if (parts == 1 && !drivers) {
+  llvm::SmallPtrSet<const llvm::Function *, 4> drivers;
+  if (optLevel > 0)
+    for (const llvm::Function &f : *llvmModule)
+      if (isDriver(f))
+        drivers.insert(&f);
+  unsigned parts = partitions(*llvmModule, drivers);
+  if (parts == 1 && drivers.empty()) {
     auto object = emitObject(*llvmModule, **machine, optLevel);
     if (!object)
       return fail(object.takeError());
@@ -391,7 +399,7 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
           errors[i] = llvm::toString(part.takeError());
           return;
         }
-        bool driver = drivers && i == parts;
+        bool driver = !drivers.empty() && i == parts;
         auto partMachine = (driver ? driverBuilder : *builder).createTargetMachine();
         if (!partMachine) {
           errors[i] = llvm::toString(partMachine.takeError());

@@ -14,12 +14,10 @@
 #include "mo/Conversion/Passes.h"
 
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::mo {
@@ -44,6 +42,10 @@ struct MoApproximateMathPass
 };
 
 struct MoMathToFuncsPass : public mo::impl::MoMathToFuncsBase<MoMathToFuncsPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    createConvertMathToFuncs()->getDependentDialects(registry);
+  }
+
   void runOnOperation() override {
     OpPassManager pm(ModuleOp::getOperationName());
     pm.addPass(createConvertMathToFuncs());
