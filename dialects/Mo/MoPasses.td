@@ -195,8 +195,8 @@ def MoSelectSchedules : Pass<"mo-select-schedules", "::mlir::func::FuncOp"> {
     iterations or more claims the producers that compute row by row with it
     (same block, parallel outer loop, rows written as their consumer reads
     them, no use outside the chain; each tagged `mo.fused_into = G`) and
-    runs the chain per tile of 2 rows (`{kind = "fused_rows", sizes =
-    [[2, 0]], fuse = G}`). With more than one thread, every other such kernel
+    runs the chain per tile of 4 rows (`{kind = "fused_rows", sizes =
+    [[4, 0]], fuse = G}`). With more than one thread, every other such kernel
     is split across the threads by its outermost parallel loop with room for
     each (`{kind = "rows", sizes = [[1, 2]]}`: one count per loop).
   }];
@@ -251,7 +251,12 @@ def MoApproximateMath : Pass<"mo-approximate-math", "::mlir::func::FuncOp"> {
     vectorizes the loops around them instead of calling libm's scalar
     functions once per element.
   }];
+  let options = [
+    Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"host\"",
+           "Target features (`+avx512f,...`), or `host`">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];
 }

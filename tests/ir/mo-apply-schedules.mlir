@@ -93,21 +93,21 @@ func.func @short_k(%a: tensor<?x64xf32>, %b: tensor<64x2048xf32>) -> tensor<?x20
 
 // -----
 
-// A softmax chain fused per tile of 2 rows: one scf.forall computes the max,
+// A softmax chain fused per tile of 4 rows: one scf.forall computes the max,
 // exp, sum and divide of its rows; nothing is left outside. The exp, whose
 // destination is the output's, writes its tile into the output's (no
 // temporary per tile), as the divide then does.
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT: linalg.generic
-// CHECK: scf.forall (%{{.+}}) in (2048) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<4096x1024xf32>)
-// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<2x1024xf32>) outs(%{{.+}} : tensor<2xf32>)
+// CHECK: scf.forall (%{{.+}}) in (1024) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<4096x1024xf32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<4x1024xf32>) outs(%{{.+}} : tensor<4xf32>)
 // CHECK: arith.maximumf
 // CHECK: %[[TILE:.+]] = tensor.extract_slice %[[OUT]]
-// CHECK: linalg.generic {{.+}} outs(%[[TILE]] : tensor<2x1024xf32>)
+// CHECK: linalg.generic {{.+}} outs(%[[TILE]] : tensor<4x1024xf32>)
 // CHECK: math.exp
-// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<2x1024xf32>) outs(%{{.+}} : tensor<2xf32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<4x1024xf32>) outs(%{{.+}} : tensor<4xf32>)
 // CHECK: arith.addf
-// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<2x1024xf32>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<4x1024xf32>)
 // CHECK: arith.divf
 // CHECK: scf.forall.in_parallel
 // CHECK-NOT: linalg.generic

@@ -215,7 +215,7 @@ func.func @rows(%x: tensor<4096x4096xf32>, %y: tensor<1x65536xf32>, %z: tensor<8
 // -----
 
 // A softmax chain: the last kernel claims its producers (each used only
-// inside the chain, writing rows its consumer reads as rows) for tiles of 2
+// inside the chain, writing rows its consumer reads as rows) for tiles of 4
 // rows; a kernel whose result is also used outside stays on its own.
 // AVX512-LABEL: func.func @softmax
 // AVX512: linalg.fill {mo.fused_into = [[G:[0-9]+]] : i64}
@@ -223,7 +223,7 @@ func.func @rows(%x: tensor<4096x4096xf32>, %y: tensor<1x65536xf32>, %z: tensor<8
 // AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G]] : i64}
 // AVX512: linalg.fill {mo.fused_into = [[G]] : i64}
 // AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G]] : i64}
-// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {fuse = [[G]] : i64, kind = "fused_rows", sizes = {{\[}}[2, 0]]}}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {fuse = [[G]] : i64, kind = "fused_rows", sizes = {{\[}}[4, 0]]}}
 #x = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
@@ -269,7 +269,7 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 // AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {kind = "rows", sizes = {{\[}}[2]]}}
 // AVX512: linalg.fill {mo.fused_into = [[G:[0-9]+]] : i64}
 // AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G]] : i64}
-// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {fuse = [[G]] : i64, kind = "fused_rows", sizes = {{\[}}[2, 0]]}}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {fuse = [[G]] : i64, kind = "fused_rows", sizes = {{\[}}[4, 0]]}}
 #x2 = affine_map<(d0, d1) -> (d0, d1)>
 #row2 = affine_map<(d0, d1) -> (d0)>
 func.func @shared_exp(%x: tensor<4096x1024xf32>) -> (tensor<4096x1024xf32>, tensor<4096x1024xf32>) {

@@ -85,7 +85,9 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
   if (options.schedules)
     add(pm, "func.func(mo-lower-vectors)");
   if (options.approximateMath)
-    add(pm, "func.func(mo-approximate-math)");
+    add(pm, llvm::formatv("func.func(mo-approximate-math{{cpu-features={0}})",
+                          options.cpuFeatures.getValue())
+                .str());
   if (options.interchangeContractions)
     add(pm, "func.func(mo-interchange-contractions)");
   add(pm, "func.func(convert-linalg-to-loops,"

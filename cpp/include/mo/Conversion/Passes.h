@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir {
 class ModuleOp;
@@ -60,6 +61,10 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// Registers `mo-cpu-pipeline` and `mo-cpu-codegen`.
 void registerPipelines();
+
+/// The target features a `cpu-features` option names: the host's for
+/// `host`, else those of a list such as `+avx512f,-avx2`.
+llvm::StringMap<bool> cpuFeatureMap(StringRef features);
 
 /// mo's transform dialect ops, which its schedule library uses
 /// (cpp/lib/Transforms/ScheduleOps.cpp).
