@@ -247,9 +247,11 @@ def MoApproximateMath : Pass<"mo-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "f32 exp and tanh as inlined polynomials";
   let description = [{
     Rewrites `math.exp` and `math.tanh` on f32 (scalars or vectors) into
-    upstream's polynomial approximations (within 1 and 2 ulp), so that LLVM
-    vectorizes the loops around them instead of calling libm's scalar
-    functions once per element.
+    inlined polynomials, so that LLVM vectorizes the loops around them
+    instead of calling libm's scalar functions once per element: upstream's
+    approximations, except a scalar exp on a target with AVX-512, which
+    scales its polynomial by 2^n with `llvm.intr.ldexp` (vscalefps: fewer
+    instructions, within 1 ulp, subnormal results rounded).
   }];
   let options = [
     Option<"cpuFeatures", "cpu-features", "std::string", /*default=*/"\"host\"",
