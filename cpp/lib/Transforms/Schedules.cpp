@@ -778,8 +778,12 @@ struct MoSelectSchedulesPass
     : public mo::impl::MoSelectSchedulesBase<MoSelectSchedulesPass> {
   using MoSelectSchedulesBase::MoSelectSchedulesBase;
 
+  LogicalResult initialize(MLIRContext *) override {
+    target = Target::get(cpuFeatures);
+    return success();
+  }
+
   void runOnOperation() override {
-    Target target = Target::get(cpuFeatures);
     int64_t threads = std::max<int64_t>(1, numThreads);
     IRRewriter rewriter(&getContext());
     int64_t group = 0;
@@ -825,6 +829,9 @@ struct MoSelectSchedulesPass
     for (linalg::GenericOp op : generics)
       (void)splitRows(op, threads);
   }
+
+  /// The target's features, read once per pass instance (not per function).
+  Target target;
 };
 
 LogicalResult runSequence(Operation *payload, ModuleOp library, StringRef name,
