@@ -82,6 +82,9 @@ def num_threads() -> int:
     own thread pools after every mo call (numpy's 1024^3 matmul right after
     one took 13.9 ms instead of 5.6), while 1 ms costs mo nothing measurable
     (6.5 ms either way on that matmul, 2.0 against 2.2 ms on a 3-layer MLP).
+    A call after the threads slept first checks that they woke on distinct
+    CPUs (Linux may wake one on its caller's CPU; see
+    ``cpp/lib/Runtime/OpenMP.h``).
     """
     if _openmp_runtime() is None:
         return 1

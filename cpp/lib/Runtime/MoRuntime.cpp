@@ -8,10 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "MoRuntime.h"
+#include "OpenMP.h"
 
 #include "mlir-c/Support.h"
-
-#include "llvm/Support/DynamicLibrary.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -72,16 +71,9 @@ Header *headerOf(void *block) {
 
 thread_local mlir::mo::AllocationFailure *armedFailure = nullptr;
 
-/// True inside an OpenMP parallel region (libomp, when a model loaded it;
-/// looked up each time: a later model may load it).
-bool inParallelRegion() {
-  auto *query = reinterpret_cast<int (*)()>(
-      llvm::sys::DynamicLibrary::SearchForAddressOfSymbol("omp_in_parallel"));
-  return query && query();
-}
-
 [[noreturn]] void failAllocation(size_t size) {
-  if (mlir::mo::AllocationFailure *failure = armedFailure; failure && !inParallelRegion()) {
+  mlir::mo::AllocationFailure *failure = armedFailure;
+  if (failure && !mlir::mo::runtime::inOpenMPRegion()) {
     failure->bytes = size;
     std::longjmp(failure->target, 1);
   }

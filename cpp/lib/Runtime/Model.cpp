@@ -17,6 +17,7 @@
 
 #include "Model.h"
 #include "MoRuntime.h"
+#include "OpenMP.h"
 
 #include "Artifact.h"
 #include "mo-c/Jit.h"
@@ -480,6 +481,8 @@ std::unique_ptr<Model> Model::load(StringRef data, ArrayRef<std::string> librari
     failure = invalidArtifact("the artifact's code has no entry function '" + model->name_ + "'");
     return nullptr;
   }
+  if (model->threads_ > 1 && forksTeams(contents->objects))
+    model->openmp_ = findOpenMP(paths);
   model->boundWeights_.resize(model->weights_.size());
   model->weightShapes_.resize(model->weights_.size());
   model->weightsBound_ = model->weights_.empty();
@@ -681,6 +684,7 @@ Failure Model::call(ArrayRef<MoTensorView> inputs, ArrayRef<MoTensorView> weight
     packed.push_back(&d);
   int64_t status = 0;
   packed.push_back(&status);
+  TeamCall team(openmp_, static_cast<int>(threads_));
   AllocationFailure failure;
   AllocationFailure *previous = armAllocationFailure(&failure);
   if (setjmp(failure.target) != 0) {

@@ -27,6 +27,8 @@ struct MoJit;
 
 namespace mlir::mo::runtime {
 
+struct OpenMP;
+
 inline constexpr const char *kDTypeNames[MO_DTYPE_COUNT] = {
     "float16", "bfloat16", "float32", "float64", "int8",   "int16", "int32",
     "int64",   "uint8",    "uint16",  "uint32",  "uint64", "bool"};
@@ -102,8 +104,11 @@ private:
   std::string manifest_, name_;
   std::vector<ArgSpec> inputs_, outputs_, weights_;
   std::vector<std::string> symbols_, checks_, boundDims_;
-  /// The threads the code was compiled for; the custom kernels' libraries.
+  /// The threads the code was compiled for, and the OpenMP runtime it
+  /// forks teams of them on (null where it forks none: a small graph runs
+  /// on the caller's thread alone); the custom kernels' libraries.
   int64_t threads_ = 1;
+  const OpenMP *openmp_ = nullptr;
   std::vector<std::string> customLibraries_;
   /// Per output dim (concatenated): the bound dim it is, or -1.
   std::vector<int> outputBound_;
