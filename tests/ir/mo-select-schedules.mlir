@@ -263,6 +263,66 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 
 // -----
 
+// Rows over several loops (attention's softmax: 8 heads of 128 rows): all
+// the outer parallel loops but the innermost are rows, tiled by 1 head and
+// 4 rows.
+// AVX512-LABEL: func.func @head_rows
+// AVX512: linalg.fill {mo.fused_into = [[G:[0-9]+]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {fuse = [[G]] : i64, kind = "fused_rows", sizes = {{\[}}[1, 4, 0]]}}
+#x3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @head_rows(%x: tensor<8x128x128xf32>) -> tensor<8x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<8x128xf32>
+  %e2 = tensor.empty() : tensor<8x128x128xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x128xf32>) -> tensor<8x128xf32>
+  %s = linalg.generic {indexing_maps = [#x3, #row3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<8x128x128xf32>) outs(%s0 : tensor<8x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<8x128xf32>
+  %y = linalg.generic {indexing_maps = [#x3, #row3, #x3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %s : tensor<8x128x128xf32>, tensor<8x128xf32>) outs(%e2 : tensor<8x128x128xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %r = arith.divf %in, %sum : f32
+    linalg.yield %r : f32
+  } -> tensor<8x128x128xf32>
+  return %y : tensor<8x128x128xf32>
+}
+
+// -----
+
+// A producer reduces along the middle loop (a mean over axis 1): only the
+// outer loop is rows.
+// AVX512-LABEL: func.func @middle_reduction
+// AVX512: linalg.generic {{.+}} attrs =  {mo.fused_into = [[G:[0-9]+]] : i64}
+// AVX512: linalg.generic {{.+}} attrs =  {mo.schedule = {fuse = [[G]] : i64, kind = "fused_rows", sizes = {{\[}}[4, 0, 0]]}}
+#x4 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#outer4 = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @middle_reduction(%x: tensor<32x64x64xf32>) -> tensor<32x64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<32x64xf32>
+  %e2 = tensor.empty() : tensor<32x64x64xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %s = linalg.generic {indexing_maps = [#x4, #outer4], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<32x64x64xf32>) outs(%s0 : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<32x64xf32>
+  %y = linalg.generic {indexing_maps = [#x4, #outer4, #x4], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %s : tensor<32x64x64xf32>, tensor<32x64xf32>) outs(%e2 : tensor<32x64x64xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %r = arith.subf %in, %sum : f32
+    linalg.yield %r : f32
+  } -> tensor<32x64x64xf32>
+  return %y : tensor<32x64x64xf32>
+}
+
+// -----
+
 // The exp is also returned: it is computed whole (split across the threads),
 // and the sum and the divide, which read it, form the chain.
 // AVX512-LABEL: func.func @shared_exp

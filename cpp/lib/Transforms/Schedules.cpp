@@ -634,17 +634,22 @@ bool isBigKernel(linalg::LinalgOp op) {
   return work >= kEnough;
 }
 
-/// Whether `map`'s first result is loop 0: a row of the op's outer loop
-/// reads (or writes) a row of the operand.
-bool readsRows(AffineMap map) {
-  return map.getNumResults() > 0 && map.getResult(0) == getAffineDimExpr(0, map.getContext());
+/// Whether `map`'s first `rowLoops` results are loops 0, 1, ...: a row of
+/// the op's outer loops reads (or writes) a row of the operand.
+bool readsRows(AffineMap map, unsigned rowLoops) {
+  if (map.getNumResults() < rowLoops)
+    return false;
+  for (unsigned i = 0; i < rowLoops; ++i)
+    if (map.getResult(i) != getAffineDimExpr(i, map.getContext()))
+      return false;
+  return true;
 }
 
-/// The producers a tile of `root`'s rows can compute row by row with it:
-/// linalg ops of the same block, parallel along their outer loop, writing
-/// rows that their consumer reads as rows, every use inside the chain (so
-/// nothing outside needs a value computed in tiles).
-SmallVector<Operation *> rowChain(linalg::GenericOp root) {
+/// The producers a tile of `root`'s rows (its first `rowLoops` loops) can
+/// compute row by row with it: linalg ops of the same block, parallel along
+/// those loops, writing rows that their consumer reads as rows, every use
+/// inside the chain (so nothing outside needs a value computed in tiles).
+SmallVector<Operation *> rowChain(linalg::GenericOp root, unsigned rowLoops) {
   llvm::SetVector<Operation *> chain;
   SmallVector<linalg::LinalgOp> worklist{root};
   while (!worklist.empty()) {
@@ -654,13 +659,14 @@ SmallVector<Operation *> rowChain(linalg::GenericOp root) {
       if (!producer || producer == root || chain.contains(producer) ||
           producer->getBlock() != root->getBlock() || !producer.hasPureTensorSemantics() ||
           producer->hasAttr(kScheduleAttr) || producer->hasAttr(kFusedIntoAttr) ||
-          producer.getNumLoops() == 0 ||
-          producer.getIteratorTypesArray()[0] != utils::IteratorType::parallel ||
-          !readsRows(consumer.getMatchingIndexingMap(&operand)) ||
+          producer.getNumLoops() < rowLoops ||
+          llvm::any_of(ArrayRef(producer.getIteratorTypesArray()).take_front(rowLoops),
+                       [](utils::IteratorType t) { return t != utils::IteratorType::parallel; }) ||
+          !readsRows(consumer.getMatchingIndexingMap(&operand), rowLoops) ||
           !llvm::all_of(producer.getIndexingMapsArray(),
                         [](AffineMap map) { return map.isProjectedPermutation(); }) ||
           !llvm::all_of(producer.getDpsInitsMutable(), [&](OpOperand &init) {
-            return readsRows(producer.getMatchingIndexingMap(&init));
+            return readsRows(producer.getMatchingIndexingMap(&init), rowLoops);
           }))
         continue;
       chain.insert(producer);
@@ -686,13 +692,27 @@ SmallVector<Operation *> rowChain(linalg::GenericOp root) {
 /// computing the whole chain for its rows while they are in cache, the
 /// tiles spread across the threads.
 LogicalResult fuseRows(linalg::GenericOp root, int64_t group) {
-  if (!isBigKernel(root) || root.getNumLoops() < 2 ||
-      root.getIteratorTypesArray()[0] != utils::IteratorType::parallel)
+  if (!isBigKernel(root) || root.getNumLoops() < 2)
     return failure();
-  int64_t rows = root.getStaticLoopRanges()[0];
-  if (!ShapedType::isDynamic(rows) && rows < 16)
-    return failure();
-  SmallVector<Operation *> chain = rowChain(root);
+  // The rows: the outer parallel loops but the innermost loop (attention's
+  // softmax: 8 heads of 128 rows), or fewer if a producer reduces along
+  // one of them; 16 or more of them.
+  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
+  unsigned rowLoops = 0;
+  while (rowLoops + 1 < root.getNumLoops() &&
+         iterators[rowLoops] == utils::IteratorType::parallel)
+    ++rowLoops;
+  SmallVector<Operation *> chain;
+  for (; rowLoops > 0; --rowLoops) {
+    int64_t rows = 1;
+    for (int64_t range : ArrayRef(ranges).take_front(rowLoops))
+      rows = ShapedType::isDynamic(range) ? 16 : std::min<int64_t>(rows * range, 16);
+    if (rows < 16)
+      return failure();
+    if (!(chain = rowChain(root, rowLoops)).empty())
+      break;
+  }
   if (chain.empty())
     return failure();
   Builder b(root->getContext());
@@ -700,9 +720,12 @@ LogicalResult fuseRows(linalg::GenericOp root, int64_t group) {
   // and 16 at 1 and 2 threads, softmax and layer_norm of 1024 and 4096
   // rows, 4 is within 3 % of the best of each; 2 rows cost 10-15 % at
   // 4096 (one tile's passes overlap memory less), 8 rows 15 % at 1024 (a
-  // tile's rows no longer stay in L1 across its passes).
+  // tile's rows no longer stay in L1 across its passes). Over several row
+  // loops: 4 of the last, 1 of the others.
   SmallVector<int64_t> tiles(root.getNumLoops(), 0);
-  tiles[0] = 4;
+  for (unsigned i = 0; i + 1 < rowLoops; ++i)
+    tiles[i] = 1;
+  tiles[rowLoops - 1] = 4;
   scheduleFused(root,
                 schedule(root->getContext(), "fused_rows",
                          b.getArrayAttr({b.getI64ArrayAttr(tiles)})),
