@@ -535,6 +535,33 @@ func.func @epilogue(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %bias: t
 
 // -----
 
+// An epilogue that reads the product split into heads (attention's q bias
+// on [64, 16, 64] of a [64, 1024] product) is collapsed to the product's
+// shape, the split after it: it takes the unpack into its tiles as above.
+// AVX512-LABEL: func.func @heads_epilogue
+// AVX512: %[[U:.+]] = linalg.unpack %{{.+}} {mo.fused_into = [[G:[0-9]+]] : i64} : tensor<8x32x8x32xf32> -> tensor<64x1024xf32>
+// AVX512: %[[O:.+]] = linalg.generic {{.+}} ins(%[[U]], %arg2 : tensor<64x1024xf32>, tensor<1024xf32>) {{.+}} attrs = {mo.schedule = {fuse = [[G]] : i64, kind = "unpack_epilogue", sizes = [8, 32]}}
+// AVX512: tensor.expand_shape %[[O]] {{\[\[}}0], [1, 2]] output_shape [64, 16, 64] : tensor<64x1024xf32> into tensor<64x16x64xf32>
+func.func @heads_epilogue(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %bias: tensor<1024xf32>) -> tensor<64x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %heads = tensor.expand_shape %r [[0], [1, 2]] output_shape [64, 16, 64] : tensor<64x1024xf32> into tensor<64x16x64xf32>
+  %hb = tensor.expand_shape %bias [[0, 1]] output_shape [16, 64] : tensor<1024xf32> into tensor<16x64xf32>
+  %e3 = tensor.empty() : tensor<64x16x64xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(i, h, j) -> (i, h, j)>, affine_map<(i, h, j) -> (h, j)>, affine_map<(i, h, j) -> (i, h, j)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%heads, %hb : tensor<64x16x64xf32>, tensor<16x64xf32>) outs(%e3 : tensor<64x16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<64x16x64xf32>
+  return %o : tensor<64x16x64xf32>
+}
+
+// -----
+
 // A big copy that moves the innermost dim is tiled in blocks that read and
 // write whole cache lines: 16 along the output's innermost dim and along the
 // input dim within which the input's innermost 16 elements lie (a filter's

@@ -92,6 +92,27 @@ def test_fused_epilogues_match_numpy(threads, m, k, n, rows):
 
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("rows", [128, 37])
+def test_heads_split_epilogue_matches_numpy(threads, rows):
+    """Attention's projection: (x @ w) split into 8 heads of 64, plus the
+    bias split the same way; the bias runs in the product's tiles (the split
+    moved after it) and the heads come out as numpy's."""
+    from mo import functional as F
+
+    def project(x, w, b):
+        heads = F.reshape(x @ w, [rows, 8, 64])
+        return F.transpose(heads + F.reshape(b, [8, 64]), 0, 1)
+
+    run = compilation.compile(project)(L(rows, 512), L(512, 512), L(512))
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((rows, 512), np.float32)
+    w = (rng.standard_normal((512, 512)) / np.sqrt(512)).astype(np.float32)
+    b = rng.standard_normal(512, np.float32)
+    ref = ((x.astype(np.float64) @ w).reshape(rows, 8, 64) + b.reshape(8, 64)).transpose(1, 0, 2)
+    assert np.abs(run(x, w, b).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
 @pytest.mark.parametrize("n", [10, 32, 100])
 def test_run_time_rows_in_padded_tiles(threads, n):
     """matmul_direct_padded: each 8-row tile is computed whole, its rows past

@@ -832,6 +832,22 @@ struct MoSelectSchedulesPass
     for (linalg::Conv2DNhwcHwcfOp op : convs)
       if (failed(directConv(rewriter, op, target, threads, group)))
         (void)im2colConv(rewriter, op);
+    // A matmul's elementwise epilogue that reads it split into heads
+    // (attention's q/k/v bias on [128, 8, 64] of a [128, 512] product) is
+    // collapsed to the product's shape, the split moved after it: the
+    // product's tiles can then finish it in registers.
+    RewritePatternSet collapse(&getContext());
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(collapse, [](OpOperand *operand) {
+      auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+      auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
+      return expand && generic && expand.getSrc().hasOneUse() && expand->hasOneUse() &&
+             isa_and_present<linalg::MatmulOp>(expand.getSrc().getDefiningOp()) &&
+             generic.getNumReductionLoops() == 0 &&
+             generic.getMatchingIndexingMap(operand).isIdentity();
+    });
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(collapse, &getContext());
+    (void)applyPatternsGreedily(getOperation(), std::move(collapse),
+                                GreedyRewriteConfig().enableConstantCSE(false));
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()))
