@@ -562,16 +562,35 @@ func.func @heads_epilogue(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %b
 
 // -----
 
+// Two products of one operand (attention's q and k of one normed x) pack it
+// once.
+// AVX512-LABEL: func.func @shared_lhs
+// AVX512: %[[A:.+]] = linalg.pack %arg0 {{.+}} {mo.schedule = {kind = "relayout"
+// AVX512-NOT: linalg.pack %arg0
+// AVX512: linalg.mmt4d {{.+}} ins(%[[A]],
+// AVX512: linalg.mmt4d {{.+}} ins(%[[A]],
+func.func @shared_lhs(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %c: tensor<1024x1024xf32>) -> (tensor<64x1024xf32>, tensor<64x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %q = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x1024xf32>) outs(%f : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %k = linalg.matmul ins(%a, %c : tensor<64x1024xf32>, tensor<1024x1024xf32>) outs(%f : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  return %q, %k : tensor<64x1024xf32>, tensor<64x1024xf32>
+}
+
+// -----
+
 // A big copy that moves the innermost dim is tiled in blocks that read and
 // write whole cache lines: 16 along the output's innermost dim and along the
 // input dim within which the input's innermost 16 elements lie (a filter's
 // [F, C, 3, 3] to [3, 3, C, F]: C, the 3 x 3 whole inside the tile); a
 // matrix transposed: 16 x 16. A permute that keeps the innermost dim copies
-// whole rows already, and a small one stays loops.
+// whole rows already: split across the threads as any big kernel; a small
+// one stays loops.
 // AVX512-LABEL: func.func @transposes
 // AVX512: linalg.transpose ins(%arg0 : tensor<512x256x3x3xf32>) {{.+}} permutation = [2, 3, 1, 0]  {mo.schedule = {kind = "transpose", sizes = {{\[}}[0, 0, 16, 16]]}}
 // AVX512: linalg.transpose ins(%arg1 : tensor<1024x768xf32>) {{.+}} permutation = [1, 0]  {mo.schedule = {kind = "transpose", sizes = {{\[}}[16, 16]]}}
-// AVX512: linalg.transpose ins(%arg2 : tensor<8x64x16x64xf32>) {{.+}} permutation = [0, 2, 1, 3]
+// AVX512: linalg.transpose ins(%arg2 : tensor<8x64x16x64xf32>) {{.+}} permutation = [0, 2, 1, 3]  {mo.schedule = {kind = "rows", sizes = {{\[}}[2]]}}
 // AVX512-NOT: kind = "transpose"
 // AVX512: linalg.transpose ins(%arg3 : tensor<8x4xf32>) {{.+}} permutation = [1, 0]
 // AVX512-NOT: mo.schedule

@@ -94,22 +94,29 @@ def test_fused_epilogues_match_numpy(threads, m, k, n, rows):
 @pytest.mark.filterwarnings("error::RuntimeWarning")
 @pytest.mark.parametrize("rows", [128, 37])
 def test_heads_split_epilogue_matches_numpy(threads, rows):
-    """Attention's projection: (x @ w) split into 8 heads of 64, plus the
-    bias split the same way; the bias runs in the product's tiles (the split
-    moved after it) and the heads come out as numpy's."""
+    """Attention's projections: (x @ w) split into 8 heads of 64, plus the
+    bias split the same way, the heads moved in front of the rows; two of
+    one x. Each bias runs in its product's tiles (the split moved after
+    it), x is packed once for both, the permute is split across the
+    threads, and the heads come out as numpy's."""
     from mo import functional as F
 
-    def project(x, w, b):
-        heads = F.reshape(x @ w, [rows, 8, 64])
-        return F.transpose(heads + F.reshape(b, [8, 64]), 0, 1)
+    def project(x, wq, bq, wk, bk):
+        def heads(w, b):
+            return F.transpose(F.reshape(x @ w, [rows, 8, 64]) + F.reshape(b, [8, 64]), 0, 1)
+        return heads(wq, bq), heads(wk, bk)
 
-    run = compilation.compile(project)(L(rows, 512), L(512, 512), L(512))
+    run = compilation.compile(project)(L(rows, 512), L(512, 512), L(512), L(512, 512), L(512))
     rng = np.random.default_rng(12)
     x = rng.standard_normal((rows, 512), np.float32)
-    w = (rng.standard_normal((512, 512)) / np.sqrt(512)).astype(np.float32)
-    b = rng.standard_normal(512, np.float32)
-    ref = ((x.astype(np.float64) @ w).reshape(rows, 8, 64) + b.reshape(8, 64)).transpose(1, 0, 2)
-    assert np.abs(run(x, w, b).to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
+    args = []
+    for _ in range(2):
+        args += [(rng.standard_normal((512, 512)) / np.sqrt(512)).astype(np.float32),
+                 rng.standard_normal(512, np.float32)]
+    q, k = run(x, *args)
+    for got, w, b in [(q, *args[:2]), (k, *args[2:])]:
+        ref = ((x.astype(np.float64) @ w).reshape(rows, 8, 64) + b.reshape(8, 64)).transpose(1, 0, 2)
+        assert np.abs(got.to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
 
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")

@@ -359,6 +359,38 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// Products of one operand (attention's q, k and v of one normed x) pack it
+/// once: a pack of a value into an empty tensor, identical to an earlier
+/// one of the same block (attributes, padding constant, type), is replaced
+/// by it.
+void reusePacks(func::FuncOp func) {
+  auto sameConstant = [](Value a, Value b) {
+    Attribute x, y;
+    return a == b || (matchPattern(a, m_Constant(&x)) && matchPattern(b, m_Constant(&y)) && x == y);
+  };
+  auto same = [&](linalg::PackOp first, linalg::PackOp later) {
+    return first->getBlock() == later->getBlock() && first->isBeforeInBlock(later) &&
+           first.getSource() == later.getSource() && first.getType() == later.getType() &&
+           first->getAttrDictionary() == later->getAttrDictionary() &&
+           first.getDest().getDefiningOp<tensor::EmptyOp>() &&
+           later.getDest().getDefiningOp<tensor::EmptyOp>() &&
+           llvm::equal(first.getMixedTiles(), later.getMixedTiles()) &&
+           (first.getPaddingValue() == nullptr) == (later.getPaddingValue() == nullptr) &&
+           (!first.getPaddingValue() ||
+            sameConstant(first.getPaddingValue(), later.getPaddingValue()));
+  };
+  SmallVector<linalg::PackOp> packs;
+  func.walk([&](linalg::PackOp op) { packs.push_back(op); });
+  for (auto [i, later] : llvm::enumerate(packs))
+    for (linalg::PackOp first : ArrayRef(packs).take_front(i))
+      if (first && later && same(first, later)) {
+        later.getResult().replaceAllUsesWith(first.getResult());
+        later->erase();
+        packs[i] = nullptr;
+        break;
+      }
+}
+
 /// What both convolution schedules take: f32 on tensors, the output filled
 /// with a constant, the filter's shape static.
 bool isScheduledConv(linalg::Conv2DNhwcHwcfOp op) {
@@ -777,7 +809,7 @@ LogicalResult blockTranspose(linalg::LinalgOp op) {
 
 /// A big kernel left on its own: its outermost parallel loop with room for
 /// every thread is split across them.
-LogicalResult splitRows(linalg::GenericOp op, int64_t threads) {
+LogicalResult splitRows(linalg::LinalgOp op, int64_t threads) {
   if (threads < 2 || !isBigKernel(op))
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -855,6 +887,7 @@ struct MoSelectSchedulesPass
     });
     for (linalg::LinalgOp op : matmuls)
       (void)dataTileMatmul(rewriter, op, target, threads, group);
+    reusePacks(getOperation());
     // Consumers first, so that a chain is claimed by its last kernel.
     SmallVector<linalg::GenericOp> generics;
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
@@ -867,6 +900,9 @@ struct MoSelectSchedulesPass
     });
     for (linalg::GenericOp op : generics)
       (void)splitRows(op, threads);
+    // A permute that keeps the innermost dim (attention's heads moved in
+    // front of the rows) copies whole rows: split like any big kernel.
+    getOperation().walk([&](linalg::TransposeOp op) { (void)splitRows(op, threads); });
   }
 
   /// The target's features, read once per pass instance (not per function).
