@@ -360,30 +360,25 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// Products of one operand (attention's q, k and v of one normed x) pack it
-/// once: a pack of a value into an empty tensor, identical to an earlier
-/// one of the same block (attributes, padding constant, type), is replaced
-/// by it.
+/// once: a pack equivalent to an earlier one of its block (its operands the
+/// same values, empty tensors of one type and sizes, or one constant: the
+/// padding) is replaced by it.
 void reusePacks(func::FuncOp func) {
-  auto sameConstant = [](Value a, Value b) {
+  auto sameOperand = [](Value a, Value b) {
+    auto emptyA = a.getDefiningOp<tensor::EmptyOp>(), emptyB = b.getDefiningOp<tensor::EmptyOp>();
     Attribute x, y;
-    return a == b || (matchPattern(a, m_Constant(&x)) && matchPattern(b, m_Constant(&y)) && x == y);
-  };
-  auto same = [&](linalg::PackOp first, linalg::PackOp later) {
-    return first->getBlock() == later->getBlock() && first->isBeforeInBlock(later) &&
-           first.getSource() == later.getSource() && first.getType() == later.getType() &&
-           first->getAttrDictionary() == later->getAttrDictionary() &&
-           first.getDest().getDefiningOp<tensor::EmptyOp>() &&
-           later.getDest().getDefiningOp<tensor::EmptyOp>() &&
-           llvm::equal(first.getMixedTiles(), later.getMixedTiles()) &&
-           (first.getPaddingValue() == nullptr) == (later.getPaddingValue() == nullptr) &&
-           (!first.getPaddingValue() ||
-            sameConstant(first.getPaddingValue(), later.getPaddingValue()));
+    return success(a == b ||
+                   (emptyA && emptyB && emptyA.getType() == emptyB.getType() &&
+                    emptyA.getDynamicSizes() == emptyB.getDynamicSizes()) ||
+                   (matchPattern(a, m_Constant(&x)) && matchPattern(b, m_Constant(&y)) && x == y));
   };
   SmallVector<linalg::PackOp> packs;
   func.walk([&](linalg::PackOp op) { packs.push_back(op); });
   for (auto [i, later] : llvm::enumerate(packs))
     for (linalg::PackOp first : ArrayRef(packs).take_front(i))
-      if (first && later && same(first, later)) {
+      if (first && first->getBlock() == later->getBlock() &&
+          OperationEquivalence::isEquivalentTo(first, later, sameOperand, nullptr,
+                                               OperationEquivalence::IgnoreLocations)) {
         later.getResult().replaceAllUsesWith(first.getResult());
         later->erase();
         packs[i] = nullptr;
