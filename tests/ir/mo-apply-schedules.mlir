@@ -153,6 +153,58 @@ func.func @softmax(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
 
 // -----
 
+// The same softmax as mo-fuse-elementwise leaves it, the exp stored and
+// summed by one reduction with two results: the tile computes the exp once
+// (one tiled copy for both results' slices), writing it into the output's
+// tile, which the divide then scales in place: three passes over a row.
+// CHECK-LABEL: func.func @softmax_one_pass
+// CHECK: scf.forall (%{{.+}}) in (1024) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<4096x1024xf32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<4x1024xf32>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[TILE:.+]] = tensor.extract_slice %[[OUT]]
+// CHECK: %[[BOTH:.+]]:2 = linalg.generic {{.+}} outs(%[[TILE]], %{{.+}} : tensor<4x1024xf32>, tensor<4xf32>)
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK-NOT: math.exp
+// CHECK: linalg.generic {{.+}} ins(%[[BOTH]]#0, %[[BOTH]]#1 : tensor<4x1024xf32>, tensor<4xf32>) outs(%[[TILE]] : tensor<4x1024xf32>)
+// CHECK: arith.divf
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#x = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_one_pass(%x: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4096xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
+  %m = linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4096x1024xf32>) outs(%m0 : tensor<4096xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %out, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4096xf32>
+  %e2 = tensor.empty() : tensor<4096x1024xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4096xf32>) -> tensor<4096xf32>
+  %ex, %s = linalg.generic {indexing_maps = [#x, #row, #x, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<4096x1024xf32>, tensor<4096xf32>) outs(%e2, %s0 : tensor<4096x1024xf32>, tensor<4096xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32, %acc: f32):
+    %d = arith.subf %in, %mx : f32
+    %r = math.exp %d : f32
+    %a = arith.addf %acc, %r : f32
+    linalg.yield %r, %a : f32, f32
+  } -> (tensor<4096x1024xf32>, tensor<4096xf32>)
+  %y = linalg.generic {indexing_maps = [#x, #row, #x], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %s : tensor<4096x1024xf32>, tensor<4096xf32>) outs(%e2 : tensor<4096x1024xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %r = arith.divf %in, %sum : f32
+    linalg.yield %r : f32
+  } -> tensor<4096x1024xf32>
+  return %y : tensor<4096x1024xf32>
+}
+
+// -----
+
 // A fused producer's temporary is its tile's (rows known at run time): not
 // a slice of one of the whole tensor's size, allocated outside the loop.
 // CHECK-LABEL: func.func @row_temporary

@@ -355,6 +355,27 @@ def test_fused_rows_chains(threads, shape):
                                rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # a schedule fell back to loops
+@pytest.mark.parametrize("rows", [300, "n"])
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_shared_producer_fused_into_reduction(threads, rows, axis):
+    """An elementwise value with uses after the sum that reduces it: the sum
+    also yields it (one exp per element, softmax's pass), over rows and down
+    columns, at a static or run-time row count, and the results match numpy."""
+    from mo import functional as F
+
+    def fn(x):
+        e = F.exp(x - 1.0)
+        s = F.sum(e, axis=axis)
+        return e / s + e * 2.0
+
+    run = compilation.compile(fn)(L(rows, 192))
+    x = np.random.default_rng(6).standard_normal((300, 192), np.float32)
+    e = np.exp(x - 1.0)
+    np.testing.assert_allclose(run(x).to_numpy(), e / e.sum(axis, keepdims=True) + e * 2.0,
+                               rtol=1e-5, atol=1e-6)
+
+
 def test_layer_norm_rows(threads):
     from mo import functional as F
 

@@ -35,6 +35,42 @@ static bool allParallel(Operation *op) {
 }
 
 namespace {
+/// An elementwise producer with other uses fused into a reduction that
+/// reads each of its elements once, the fused op also yielding it for the
+/// other uses: softmax's exp stored and summed in one pass. (Upstream's
+/// pattern leaves the other uses on the producer, which then fuses into
+/// them too: one exp per element per use.)
+struct FuseSharedIntoReduction : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (consumer.getNumReductionLoops() == 0)
+      return failure();
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || producer->hasOneUse() || !allParallel(producer) ||
+          !consumer.getMatchingIndexingMap(operand).isPermutation() ||
+          !linalg::areElementwiseOpsFusable(operand))
+        continue;
+      // The other uses come after the consumer, where the fused op is.
+      if (!llvm::all_of(producer->getUsers(), [&](Operation *user) {
+            return user == consumer ||
+                   (user->getBlock() == consumer->getBlock() && consumer->isBeforeInBlock(user));
+          }))
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, operand);
+      if (failed(fused))
+        continue;
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceAllUsesWith(original, replacement);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct MoFuseElementwisePass
     : public mo::impl::MoFuseElementwiseBase<MoFuseElementwisePass> {
   void runOnOperation() override {
@@ -57,6 +93,7 @@ struct MoFuseElementwisePass
     };
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, fuse);
+    patterns.add<FuseSharedIntoReduction>(context);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshape);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
