@@ -49,7 +49,8 @@ struct FuseSharedIntoReduction : OpRewritePattern<linalg::GenericOp> {
       return failure();
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
       auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
-      if (!producer || producer->hasOneUse() || !allParallel(producer) ||
+      // (areElementwiseOpsFusable: the producer's loops are all parallel.)
+      if (!producer || producer->hasOneUse() ||
           !consumer.getMatchingIndexingMap(operand).isPermutation() ||
           !linalg::areElementwiseOpsFusable(operand))
         continue;

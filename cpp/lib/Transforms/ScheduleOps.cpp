@@ -35,6 +35,15 @@
 
 using namespace mlir;
 
+bool mo::sameDestination(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto emptyA = a.getDefiningOp<tensor::EmptyOp>();
+  auto emptyB = b.getDefiningOp<tensor::EmptyOp>();
+  return emptyA && emptyB && emptyA.getType() == emptyB.getType() &&
+         emptyA.getDynamicSizes() == emptyB.getDynamicSizes();
+}
+
 namespace {
 
 /// A slice `loop` takes inside of one of `producer`'s results: directly, or
@@ -60,17 +69,6 @@ tensor::ExtractSliceOp sliceInside(Operation *producer, LoopLikeOpInterface loop
   return {};
 }
 
-/// Whether `a` and `b` are one tensor for a destination: the same value, or
-/// empty tensors of one type and sizes.
-bool sameDestination(Value a, Value b) {
-  if (a == b)
-    return true;
-  auto emptyA = a.getDefiningOp<tensor::EmptyOp>();
-  auto emptyB = b.getDefiningOp<tensor::EmptyOp>();
-  return emptyA && emptyB && emptyA.getType() == emptyB.getType() &&
-         emptyA.getDynamicSizes() == emptyB.getDynamicSizes();
-}
-
 /// `producer` tiled at `slice`, a slice of one of its results inside `loop`:
 /// a clone before the slice, whose destinations that are the loop's own
 /// outputs are the loop's region arguments (the tile then writes into the
@@ -85,7 +83,7 @@ FailureOr<SmallVector<Operation *>> tileAtSlice(RewriterBase &rewriter, TilingIn
     for (OpOperand &init : dps.getDpsInitsMutable())
       for (BlockArgument arg : loop.getRegionIterArgs())
         if (OpOperand *tied = loop.getTiedLoopInit(arg);
-            tied && sameDestination(init.get(), tied->get())) {
+            tied && mo::sameDestination(init.get(), tied->get())) {
           rewriter.modifyOpInPlace(clone, [&] { init.set(arg); });
           break;
         }

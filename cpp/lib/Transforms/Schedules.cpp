@@ -365,11 +365,8 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
 /// padding) is replaced by it.
 void reusePacks(func::FuncOp func) {
   auto sameOperand = [](Value a, Value b) {
-    auto emptyA = a.getDefiningOp<tensor::EmptyOp>(), emptyB = b.getDefiningOp<tensor::EmptyOp>();
     Attribute x, y;
-    return success(a == b ||
-                   (emptyA && emptyB && emptyA.getType() == emptyB.getType() &&
-                    emptyA.getDynamicSizes() == emptyB.getDynamicSizes()) ||
+    return success(mo::sameDestination(a, b) ||
                    (matchPattern(a, m_Constant(&x)) && matchPattern(b, m_Constant(&y)) && x == y));
   };
   SmallVector<linalg::PackOp> packs;

@@ -66,6 +66,10 @@ void registerPipelines();
 /// `host`, else those of a list such as `+avx512f,-avx2`.
 llvm::StringMap<bool> cpuFeatureMap(StringRef features);
 
+/// Whether `a` and `b` are one tensor for a destination: the same value, or
+/// empty tensors of one type and sizes.
+bool sameDestination(Value a, Value b);
+
 /// mo's transform dialect ops, which its schedule library uses
 /// (cpp/lib/Transforms/ScheduleOps.cpp).
 void registerTransformExtension(DialectRegistry &registry);
