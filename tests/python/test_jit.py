@@ -205,6 +205,45 @@ def test_a_deep_stack_entry_is_compiled_apart_and_runs():
     np.testing.assert_allclose(run(x).to_numpy(), ref, rtol=1e-4, atol=1e-4)
 
 
+def test_openmp_forks_are_inlined_where_they_are_called(threads):
+    """Kernels that are an OpenMP fork and no more (their thread tiles a
+    parallel region, which is a function of its own) are inlined where they
+    are called: a long entry's fork calls are in the entry's object (compiled
+    apart, as a driver) and in no kernel's, where each was a function LLVM
+    compiled at -O2. The graph still gives numpy's result, at 1 thread (no
+    forks) and at 2."""
+    import numpy as np
+
+    from mo import compilation, compiler
+    from mo import functional as F
+    from mo.driver import CPU
+    from mo.dtype import DType
+    from mo.sharding import TensorLayout
+
+    def model(x):
+        for i in range(12):
+            w = F.constant_external(f"w{i}", TensorLayout(DType.float32, [64, 64], CPU()))
+            x = F.relu(x @ w) * 0.5 + x
+        return x
+
+    rng = np.random.default_rng(5)
+    weights = {f"w{i}": (rng.standard_normal((64, 64)) / 8).astype(np.float32)
+               for i in range(12)}
+    run = compilation.compile(model, weights=weights)(
+        TensorLayout(DType.float32, [256, 64], CPU()))
+    _, _, objects = compiler.runtime_module().read_artifact(run._exe._model.data)
+    entry = [o for o in objects if b"_mo_packed_" in o]
+    kernels = [o for o in objects if b"_mo_packed_" not in o]
+    assert len(entry) == 1 and kernels, [len(o) for o in objects]
+    assert (b"__kmpc_fork_call" in entry[0]) == (threads > 1)
+    assert not any(b"__kmpc_fork_call" in o for o in kernels)
+    x = rng.standard_normal((256, 64), np.float32)
+    ref = x.astype(np.float64)
+    for i in range(12):
+        ref = np.maximum(ref @ weights[f"w{i}"], 0) * 0.5 + ref
+    np.testing.assert_allclose(run(x).to_numpy(), ref, rtol=1e-4, atol=1e-4)
+
+
 PASS_MANAGER_REUSE = """
 import threading
 import numpy as np

@@ -236,6 +236,41 @@ bool isDriver(const llvm::Function &f) {
   return backEdges.empty();
 }
 
+/// Inlines the kernels that are an OpenMP fork and no more where they are
+/// called: a kernel whose thread tiles are an omp.parallel region is, once
+/// translated, a function that stores its operands for the region and calls
+/// __kmpc_fork_call, the region being a function of its own. As a function,
+/// each such wrapper cost LLVM a function's fixed cost at -O2 and more
+/// (w7's 23 were a sixth of its kernels' optimization and code generation);
+/// inlined, a few stores in a driver (at -O0) or a subgraph's function.
+void inlineForkWrappers(llvm::Module &module) {
+  llvm::Function *fork = module.getFunction("__kmpc_fork_call");
+  if (!fork)
+    return;
+  llvm::SmallSetVector<llvm::Function *, 16> wrappers;
+  for (llvm::User *user : fork->users())
+    if (auto *call = dyn_cast<llvm::CallBase>(user))
+      wrappers.insert(call->getFunction());
+  for (llvm::Function *wrapper : wrappers) {
+    // Only mo's kernels are noinline (mo-outline-kernels); a loop in one
+    // is work of its own, kept apart.
+    SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>> backEdges;
+    llvm::FindFunctionBackedges(*wrapper, backEdges);
+    if (!wrapper->hasFnAttribute(llvm::Attribute::NoInline) || !backEdges.empty())
+      continue;
+    SmallVector<llvm::CallBase *> sites;
+    for (llvm::User *user : wrapper->users())
+      if (auto *site = dyn_cast<llvm::CallBase>(user); site && site->getCalledFunction() == wrapper)
+        sites.push_back(site);
+    for (llvm::CallBase *site : sites) {
+      llvm::InlineFunctionInfo info;
+      (void)llvm::InlineFunction(*site, info);
+    }
+    if (wrapper->use_empty())
+      wrapper->eraseFromParent();
+  }
+}
+
 /// -O<optLevel> and code generation of one module into an object file.
 llvm::Expected<std::string> emitObject(llvm::Module &module, llvm::TargetMachine &machine,
                                        int optLevel) {
@@ -362,6 +397,7 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
   llvm::MergeFunctionsPass::runOnModule(*llvmModule);
 
   llvm::SmallPtrSet<const llvm::Function *, 4> drivers;
+  inlineForkWrappers(*llvmModule);
   if (optLevel > 0)
     for (const llvm::Function &f : *llvmModule)
       if (isDriver(f))
