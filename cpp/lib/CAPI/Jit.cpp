@@ -218,6 +218,13 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
   builder.buildPerModuleDefaultPipeline(level).run(module, modules);
 }
 
+/// Whether `f`, a definition, has no loop.
+bool isLoopFree(const llvm::Function &f) {
+  SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>> backEdges;
+  llvm::FindFunctionBackedges(f, backEdges);
+  return backEdges.empty();
+}
+
 /// Whether `f` is a driver: long and loop-free, as a graph's entry is (its
 /// argument checks, allocations, kernel calls and frees: some lines per
 /// layer of a stack of subgraphs). It runs once per call, while LLVM's time
@@ -229,11 +236,8 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
 /// kernel, ops left in the entry) keeps -O<optLevel>.
 bool isDriver(const llvm::Function &f) {
   constexpr unsigned kDriverInstructions = 500;
-  if (f.isDeclaration() || f.getInstructionCount() < kDriverInstructions)
-    return false;
-  SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>> backEdges;
-  llvm::FindFunctionBackedges(f, backEdges);
-  return backEdges.empty();
+  return !f.isDeclaration() && f.getInstructionCount() >= kDriverInstructions &&
+         isLoopFree(f);
 }
 
 /// Inlines the kernels that are an OpenMP fork and no more where they are
@@ -254,9 +258,7 @@ void inlineForkWrappers(llvm::Module &module) {
   for (llvm::Function *wrapper : wrappers) {
     // Only mo's kernels are noinline (mo-outline-kernels); a loop in one
     // is work of its own, kept apart.
-    SmallVector<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>> backEdges;
-    llvm::FindFunctionBackedges(*wrapper, backEdges);
-    if (!wrapper->hasFnAttribute(llvm::Attribute::NoInline) || !backEdges.empty())
+    if (!wrapper->hasFnAttribute(llvm::Attribute::NoInline) || !isLoopFree(*wrapper))
       continue;
     SmallVector<llvm::CallBase *> sites;
     for (llvm::User *user : wrapper->users())
