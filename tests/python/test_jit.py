@@ -5,6 +5,7 @@ function must still be found by name and compute what it computed."""
 
 import ctypes
 import os
+import re
 
 import pytest
 
@@ -242,6 +243,89 @@ def test_openmp_forks_are_inlined_where_they_are_called(threads):
     for i in range(12):
         ref = np.maximum(ref @ weights[f"w{i}"], 0) * 0.5 + ref
     np.testing.assert_allclose(run(x).to_numpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+# y = 2x + y over n floats: once as a scalar loop (as an elementwise kernel
+# reaches LLVM), once over vector<16xf32> (as mo-lower-vectors leaves a
+# register tile), n a multiple of 16.
+AXPY = """
+llvm.func @axpy_scalar(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {
+  %c0 = llvm.mlir.constant(0 : i64) : i64
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  %two = llvm.mlir.constant(2.0 : f32) : f32
+  llvm.br ^head(%c0 : i64)
+^head(%i: i64):
+  %more = llvm.icmp "slt" %i, %n : i64
+  llvm.cond_br %more, ^body, ^exit
+^body:
+  %px = llvm.getelementptr %x[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %py = llvm.getelementptr %y[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %a = llvm.load %px : !llvm.ptr -> f32
+  %b = llvm.load %py : !llvm.ptr -> f32
+  %m = llvm.fmul %a, %two : f32
+  %s = llvm.fadd %m, %b : f32
+  llvm.store %s, %py : f32, !llvm.ptr
+  %next = llvm.add %i, %c1 : i64
+  llvm.br ^head(%next : i64)
+^exit:
+  llvm.return
+}
+llvm.func @axpy_vectors(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {
+  %c0 = llvm.mlir.constant(0 : i64) : i64
+  %c16 = llvm.mlir.constant(16 : i64) : i64
+  %two = llvm.mlir.constant(dense<2.0> : vector<16xf32>) : vector<16xf32>
+  llvm.br ^head(%c0 : i64)
+^head(%i: i64):
+  %more = llvm.icmp "slt" %i, %n : i64
+  llvm.cond_br %more, ^body, ^exit
+^body:
+  %px = llvm.getelementptr %x[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %py = llvm.getelementptr %y[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %a = llvm.load %px {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
+  %b = llvm.load %py {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
+  %m = llvm.fmul %a, %two : vector<16xf32>
+  %s = llvm.fadd %m, %b : vector<16xf32>
+  llvm.store %s, %py {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
+  %next = llvm.add %i, %c16 : i64
+  llvm.br ^head(%next : i64)
+^exit:
+  llvm.return
+}
+"""
+
+
+@pytest.mark.parametrize("opt_level", [1, 2, 3])
+def test_vectorized_and_scalar_loops_take_their_pipelines(opt_level, tmp_path):
+    """A function whose innermost loops work on vectors (MLIR vectorized it)
+    takes a few passes instead of -O<n>, which still vectorizes the scalar
+    loop: at -O2 and -O3 its code has packed single-precision instructions
+    (LLVM's vectorizers ran on it). Both compute 2x + y."""
+    import subprocess
+
+    import llvm
+    import numpy as np
+
+    obj = compile_module(AXPY, opt_level)
+    assert len(obj) == 1
+    jit = _moDialects.Jit(obj, [])
+    rng = np.random.default_rng(3)
+    for name in ("scalar", "vectors"):
+        x = rng.standard_normal(64, np.float32)
+        y = rng.standard_normal(64, np.float32)
+        ref = 2 * x + y
+        address = jit.lookup("axpy_" + name)
+        assert address, name
+        ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(address)(
+            x.ctypes.data, y.ctypes.data, 64)
+        np.testing.assert_allclose(y, ref, rtol=1e-6)
+    if opt_level >= 2:
+        path = tmp_path / "axpy.o"
+        path.write_bytes(obj[0])
+        objdump = os.path.join(os.path.dirname(llvm.__file__), "bin", "llvm-objdump")
+        text = subprocess.run([objdump, "-d", "--no-show-raw-insn", str(path)],
+                              capture_output=True, text=True, check=True).stdout
+        body = text.split("<axpy_scalar>:")[1].split("\n\n")[0]
+        assert re.search(r"\b\w+ps\s+.*%[xyz]mm", body), body
 
 
 PASS_MANAGER_REUSE = """

@@ -4,9 +4,9 @@
 // wrapper added per C interface (the interface and the entry inlined into
 // it: the one copy of the entry), identical functions merged (a graph's
 // kernels of one shape are OpenMP-outlined functions that come out equal:
-// w7 0.75 -> 0.55 s of LLVM), then LLVM's -O<n> and an object file for the
-// host, a large module split by size into one object per core compiled at
-// once.
+// w7 0.75 -> 0.55 s of LLVM), then LLVM's -O<n> (a few passes for the
+// functions MLIR vectorized) and an object file for the host, a large
+// module split by size into one object per core compiled at once.
 // Loading: ORC's LLJIT links the object against mo's runtime (by address:
 // the library holding it stays out of the process's global scope, where its
 // C API would shadow another MLIR's), the process and the given libraries.
@@ -30,11 +30,15 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -44,6 +48,13 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopRotation.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <optional>
@@ -186,14 +197,61 @@ extern "C" bool moJitHostTarget(MlirStringCallback onTarget, void *targetData,
 
 namespace {
 
-/// LLVM's -O<optLevel> pipeline without its loop unroller. The loop and SLP
-/// vectorizers stay: mo's elementwise and row-reduction kernels reach LLVM
-/// as scalar loops and depend on them (w4/w5 run 7-17x slower without). The
-/// unroller does not pay: mo's vector kernels are unrolled in MLIR already,
-/// and its copies of the vectorized loops (and, at run-time trip counts, of
-/// the scalar loop kept for overlapping buffers) doubled the code that
-/// instruction selection and loop strength reduction then work through
-/// (w7's cold compile 800 -> 600 ms at equal run time).
+/// Whether MLIR vectorized `f`: it has loops, and every innermost one works
+/// on vectors (mo-lower-vectors' register tiles, packs and rows). LLVM's
+/// vectorizers have nothing left to do there.
+bool isVectorized(llvm::Function &f) {
+  llvm::DominatorTree dominators(f);
+  llvm::LoopInfo loops(dominators);
+  if (loops.empty())
+    return false;
+  auto isVector = [](const llvm::Value *value) { return value->getType()->isVectorTy(); };
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost())
+      continue;
+    bool vector = llvm::any_of(loop->blocks(), [&](llvm::BasicBlock *block) {
+      return llvm::any_of(*block, [&](llvm::Instruction &inst) {
+        return isVector(&inst) || llvm::any_of(inst.operands(), isVector);
+      });
+    });
+    if (!vector)
+      return false;
+  }
+  return true;
+}
+
+/// What a function MLIR vectorized still needs before code generation: its
+/// allocas in registers, the address arithmetic of each unrolled vector
+/// access shared and simplified, and the loop-invariant part hoisted out of
+/// rotated loops (code generation's loop strength reduction then works on
+/// them). Without the rotation a Q5_K qmatmul (M=64) ran 15% slower,
+/// without instcombine benchmarks/shapes.py's MLP 18%. -O2 on these
+/// functions cost w7's LLVM phase 164-171 against 137-141 ms wall at equal
+/// run time (w1-w7 at one and two threads, shapes.py, qmatmul.py); indvars
+/// alone cost what the rest saves.
+llvm::FunctionPassManager vectorizedPipeline() {
+  llvm::FunctionPassManager pipeline;
+  pipeline.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  pipeline.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+  pipeline.addPass(llvm::InstCombinePass());
+  pipeline.addPass(llvm::SimplifyCFGPass());
+  llvm::LoopPassManager loops;
+  loops.addPass(llvm::LoopRotatePass());
+  loops.addPass(llvm::LICMPass(llvm::LICMOptions()));
+  pipeline.addPass(llvm::createFunctionToLoopPassAdaptor(std::move(loops), /*UseMemorySSA=*/true));
+  return pipeline;
+}
+
+/// LLVM's -O<optLevel> pipeline without its loop unroller, for the
+/// functions MLIR did not vectorize (elementwise and row-reduction kernels
+/// that reach LLVM as scalar loops: w4/w5 run 7-17x slower without its loop
+/// and SLP vectorizers; drivers and glue); vectorizedPipeline() for the
+/// rest, which O2 skips as optnone. The unroller does not pay: mo's vector
+/// kernels are unrolled in MLIR already, and its copies of the vectorized
+/// loops (and, at run-time trip counts, of the scalar loop kept for
+/// overlapping buffers) doubled the code that instruction selection and
+/// loop strength reduction then work through (w7's cold compile 800 -> 600
+/// ms at equal run time).
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopUnrolling = false;
@@ -201,7 +259,10 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager sccs;
   llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder(&machine, tuning);
+  llvm::PassInstrumentationCallbacks instrumentation;
+  llvm::OptNoneInstrumentation optNone(/*DebugLogging=*/false);
+  optNone.registerCallbacks(instrumentation);
+  llvm::PassBuilder builder(&machine, tuning, std::nullopt, &instrumentation);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(sccs);
   builder.registerFunctionAnalyses(functions);
@@ -212,10 +273,29 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
     builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(module, modules);
     return;
   }
+  // optnone needs noinline; the attributes each had are restored after. (A
+  // handle each: O2 may delete a function no one calls.)
+  SmallVector<std::pair<llvm::WeakVH, bool>> vectorized;
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && !f.hasOptNone() && isVectorized(f)) {
+      vectorized.push_back({&f, f.hasFnAttribute(llvm::Attribute::NoInline)});
+      f.addFnAttr(llvm::Attribute::OptimizeNone);
+      f.addFnAttr(llvm::Attribute::NoInline);
+    }
   llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                                   : llvm::OptimizationLevel::O3;
   builder.buildPerModuleDefaultPipeline(level).run(module, modules);
+  llvm::FunctionPassManager pipeline = vectorizedPipeline();
+  for (auto &[handle, noInline] : vectorized) {
+    auto *f = cast_or_null<llvm::Function>(handle);
+    if (!f)
+      continue;
+    f->removeFnAttr(llvm::Attribute::OptimizeNone);
+    if (!noInline)
+      f->removeFnAttr(llvm::Attribute::NoInline);
+    pipeline.run(*f, functions);
+  }
 }
 
 /// Whether `f`, a definition, has no loop.
