@@ -33,6 +33,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -50,6 +51,8 @@
 #include "llvm/Transforms/IPO/MergeFunctions.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Utils/CanonicalizeFreezeInLoops.h"
+#include "llvm/Transforms/Scalar/LoopStrengthReduce.h"
 #include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/LoopRotation.h"
@@ -74,17 +77,20 @@ void initializeTarget() {
     llvm::InitializeNativeTargetAsmParser();
     llvm::InitializeNativeTargetAsmPrinter();
     auto &options = llvm::cl::getRegisteredOptions();
-    auto turnOff = [&](StringRef name) {
+    auto set = [&](StringRef name, StringRef value) {
       auto it = options.find(name);
       if (it != options.end())
-        (void)it->second->addOccurrence(0, name, "false");
+        (void)it->second->addOccurrence(0, name, value);
     };
     // ConstraintElimination's Fourier-Motzkin elimination grows fast with
     // the facts it holds: an entry checking 73 arguments' sizes spent 400
     // ms in it (a 24-layer stack: 17 % of its whole compile, and bounding
     // its rows did not help). mo's kernels are vectorized with their
     // bounds known; the run time of w1-w7 is the same without it.
-    turnOff("enable-constraint-elimination");
+    set("enable-constraint-elimination", "false");
+    // Loop strength reduction runs in optimize(), where it pays, not in
+    // code generation on every loop (ReduceStrength).
+    set("disable-lsr", "true");
     return true;
   }();
   (void)initialized;
@@ -242,6 +248,44 @@ llvm::FunctionPassManager vectorizedPipeline() {
   return pipeline;
 }
 
+/// Code generation's first IR pass, loop strength reduction, which code
+/// generation here leaves out (initializeTarget): run on the functions
+/// -O<n> optimized, and of those MLIR vectorized on their register tiles'
+/// k loops only (innermost, of vector FMAs), where it shaves a percent or
+/// two off a matmul. Their other loops are unrolled vector accesses, many
+/// uses of one induction variable each, which cost it a quarter of their
+/// code generation for no faster code (w1-w7, shapes.py, qmatmul.py): w7's
+/// LLVM phase 143 -> 134 ms wall, 248 -> 232 CPU (best of 12, one process).
+struct ReduceStrength : llvm::PassInfoMixin<ReduceStrength> {
+  bool fmaLoopsOnly;
+
+  llvm::PreservedAnalyses run(llvm::Loop &loop, llvm::LoopAnalysisManager &analyses,
+                              llvm::LoopStandardAnalysisResults &results,
+                              llvm::LPMUpdater &updater) {
+    auto isVectorFma = [](llvm::Instruction &inst) {
+      auto *call = dyn_cast<llvm::IntrinsicInst>(&inst);
+      return call && call->getType()->isVectorTy() &&
+             (call->getIntrinsicID() == llvm::Intrinsic::fma ||
+              call->getIntrinsicID() == llvm::Intrinsic::fmuladd);
+    };
+    if (fmaLoopsOnly && (!loop.isInnermost() ||
+                         llvm::none_of(loop.blocks(), [&](llvm::BasicBlock *block) {
+                           return llvm::any_of(*block, isVectorFma);
+                         })))
+      return llvm::PreservedAnalyses::all();
+    return llvm::LoopStrengthReducePass().run(loop, analyses, results, updater);
+  }
+};
+
+llvm::FunctionPassManager strengthReduction(bool fmaLoopsOnly) {
+  llvm::LoopPassManager loops;
+  loops.addPass(llvm::CanonicalizeFreezeInLoopsPass());
+  loops.addPass(ReduceStrength{{}, fmaLoopsOnly});
+  llvm::FunctionPassManager pipeline;
+  pipeline.addPass(llvm::createFunctionToLoopPassAdaptor(std::move(loops)));
+  return pipeline;
+}
+
 /// LLVM's -O<optLevel> pipeline without its loop unroller, for the
 /// functions MLIR did not vectorize (elementwise and row-reduction kernels
 /// that reach LLVM as scalar loops: w4/w5 run 7-17x slower without its loop
@@ -286,7 +330,12 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                                   : llvm::OptimizationLevel::O3;
   builder.buildPerModuleDefaultPipeline(level).run(module, modules);
+  llvm::FunctionPassManager reduce = strengthReduction(/*fmaLoopsOnly=*/false);
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && !f.hasOptNone())
+      reduce.run(f, functions);
   llvm::FunctionPassManager pipeline = vectorizedPipeline();
+  pipeline.addPass(strengthReduction(/*fmaLoopsOnly=*/true));
   for (auto &[handle, noInline] : vectorized) {
     auto *f = cast_or_null<llvm::Function>(handle);
     if (!f)
