@@ -29,6 +29,7 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -433,17 +434,16 @@ unsigned partitions(const llvm::Module &module,
                                                instructions / kInstructionsPerPart}));
 }
 
-/// `module` as `parts` modules, its function definitions other than
-/// `drivers` spread by size (the largest first, each to the partition with
-/// the fewest instructions), and if there are drivers, one more module of
-/// them;
-/// local symbols become hidden globals so that the parts link. (LLVM's
-/// SplitModule deals round robin in module order, where OpenMP puts each
-/// kernel's small wrapper before its outlined body: all the bodies fell in
-/// one part, and a 3-layer MLP's part took 3.5x the other's time.)
-std::vector<std::unique_ptr<llvm::Module>>
-splitBySize(llvm::Module &module, unsigned parts,
-            const llvm::SmallPtrSetImpl<const llvm::Function *> &drivers) {
+/// The partition of each of `module`'s function definitions: `parts` of
+/// them spread by size (the largest first, each to the partition with the
+/// fewest instructions), and `drivers` in one more, `parts`. Local symbols
+/// become hidden globals, named, so that the parts link and a function is
+/// found by name in each part's copy. (LLVM's SplitModule deals round robin
+/// in module order, where OpenMP puts each kernel's small wrapper before
+/// its outlined body: all the bodies fell in one part, and a 3-layer MLP's
+/// part took 3.5x the other's time.)
+llvm::StringMap<unsigned> assignParts(llvm::Module &module, unsigned parts,
+                                      const llvm::SmallPtrSetImpl<const llvm::Function *> &drivers) {
   for (llvm::GlobalValue &value : module.global_values()) {
     if (!value.hasLocalLinkage())
       continue;
@@ -452,11 +452,11 @@ splitBySize(llvm::Module &module, unsigned parts,
     value.setLinkage(llvm::GlobalValue::ExternalLinkage);
     value.setVisibility(llvm::GlobalValue::HiddenVisibility);
   }
-  DenseMap<const llvm::GlobalValue *, unsigned> partOf;
+  llvm::StringMap<unsigned> partOf;
   SmallVector<llvm::Function *> functions;
   for (llvm::Function &f : module)
     if (drivers.contains(&f))
-      partOf[&f] = parts;
+      partOf[f.getName()] = parts;
     else if (!f.isDeclaration())
       functions.push_back(&f);
   llvm::stable_sort(functions, [](llvm::Function *a, llvm::Function *b) {
@@ -465,19 +465,27 @@ splitBySize(llvm::Module &module, unsigned parts,
   std::vector<size_t> load(parts, 0);
   for (llvm::Function *f : functions) {
     unsigned lightest = std::min_element(load.begin(), load.end()) - load.begin();
-    partOf[f] = lightest;
+    partOf[f->getName()] = lightest;
     load[lightest] += f->getInstructionCount();
   }
-  std::vector<std::unique_ptr<llvm::Module>> result;
-  for (unsigned i = 0; i < parts + (drivers.empty() ? 0 : 1); ++i) {
-    llvm::ValueToValueMapTy map;
-    // Global variables and aliases are defined in the first part only.
-    result.push_back(llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
-      auto it = partOf.find(value);
-      return it != partOf.end() ? it->second == i : i == 0;
-    }));
-  }
-  return result;
+  return partOf;
+}
+
+/// `module` (the whole, or a copy whose function bodies are not read yet)
+/// made partition `part` of `partOf`: the other partitions' functions
+/// declared, not defined, and global variables defined in partition 0 only.
+llvm::Error keepPart(llvm::Module &module, unsigned part, const llvm::StringMap<unsigned> &partOf) {
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && partOf.lookup(f.getName()) != part)
+      f.deleteBody();
+  if (part != 0)
+    for (llvm::GlobalVariable &global : module.globals())
+      if (global.hasInitializer()) {
+        global.setInitializer(nullptr);
+        global.setComdat(nullptr);
+        global.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      }
+  return module.materializeAll();
 }
 
 } // namespace
@@ -534,7 +542,9 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
       if (isDriver(f))
         drivers.insert(&f);
   unsigned parts = partitions(*llvmModule, drivers);
-  if (parts == 1 && drivers.empty()) {
+  // (keepPart does not split aliases, of which mo's modules have none.)
+  if ((parts == 1 && drivers.empty()) || !llvmModule->alias_empty() ||
+      !llvmModule->ifunc_empty()) {
     auto object = emitObject(*llvmModule, **machine, optLevel);
     if (!object)
       return fail(object.takeError());
@@ -542,37 +552,49 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
     return true;
   }
   // Several partitions, each optimized and compiled on a thread of its own,
-  // in a context of its own (a module's context is not thread-safe):
-  // through bitcode.
-  std::vector<llvm::SmallString<0>> bitcode;
-  for (std::unique_ptr<llvm::Module> &part : splitBySize(*llvmModule, parts, drivers)) {
-    llvm::raw_svector_ostream stream(bitcode.emplace_back());
-    llvm::WriteBitcodeToFile(*part, stream);
+  // in a context of its own (a module's context is not thread-safe): the
+  // first in the module itself, each other in a copy read from the module's
+  // bitcode, written once, of which it reads only its own functions' bodies.
+  // (A clone of each part, written and read whole, took twice as long: w7's
+  // LLVM phase 134-140 -> 126-135 ms wall, best of 6, three runs.)
+  llvm::StringMap<unsigned> partOf = assignParts(*llvmModule, parts, drivers);
+  llvm::SmallString<0> bitcode;
+  {
+    llvm::raw_svector_ostream stream(bitcode);
+    llvm::WriteBitcodeToFile(*llvmModule, stream);
   }
+  size_t count = parts + (drivers.empty() ? 0 : 1);
   // Each thread writes its own slots.
-  std::vector<std::string> objects(bitcode.size()), errors(bitcode.size());
+  std::vector<std::string> objects(count), errors(count);
   {
     llvm::orc::JITTargetMachineBuilder driverBuilder = *builder;
     driverBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(bitcode.size()));
-    for (size_t i = 0; i < bitcode.size(); ++i)
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(count));
+    for (size_t i = 0; i < count; ++i)
       pool.async([&, i] {
-        llvm::LLVMContext context;
-        auto part = llvm::parseBitcodeFile(
-            llvm::MemoryBufferRef(llvm::StringRef(bitcode[i].data(), bitcode[i].size()),
-                                  "mo-part"),
-            context);
-        if (!part) {
-          errors[i] = llvm::toString(part.takeError());
-          return;
-        }
-        bool driver = !drivers.empty() && i == parts;
-        auto partMachine = (driver ? driverBuilder : *builder).createTargetMachine();
-        if (!partMachine) {
-          errors[i] = llvm::toString(partMachine.takeError());
-          return;
-        }
-        auto object = emitObject(**part, **partMachine, driver ? 0 : optLevel);
+        auto compile = [&]() -> llvm::Expected<std::string> {
+          std::optional<llvm::LLVMContext> context;
+          std::unique_ptr<llvm::Module> copy;
+          llvm::Module *part = llvmModule.get();
+          if (i != 0) {
+            context.emplace();
+            auto lazy = llvm::getLazyBitcodeModule(
+                llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "mo-part"),
+                *context);
+            if (!lazy)
+              return lazy.takeError();
+            copy = std::move(*lazy);
+            part = copy.get();
+          }
+          if (llvm::Error error = keepPart(*part, i, partOf))
+            return std::move(error);
+          bool driver = !drivers.empty() && i == parts;
+          auto partMachine = (driver ? driverBuilder : *builder).createTargetMachine();
+          if (!partMachine)
+            return partMachine.takeError();
+          return emitObject(*part, **partMachine, driver ? 0 : optLevel);
+        };
+        auto object = compile();
         if (object)
           objects[i] = std::move(*object);
         else
