@@ -245,14 +245,14 @@ def test_openmp_forks_are_inlined_where_they_are_called(threads):
     np.testing.assert_allclose(run(x).to_numpy(), ref, rtol=1e-4, atol=1e-4)
 
 
-# y = 2x + y over n floats: once as a scalar loop (as an elementwise kernel
-# reaches LLVM), once over vector<16xf32> (as mo-lower-vectors leaves a
-# register tile), n a multiple of 16.
-AXPY = """
-llvm.func @axpy_scalar(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {
+# y = 2x + y over n floats, `step` at a time as `{t}`: once as a scalar loop
+# (as an elementwise kernel reaches LLVM), once over vector<16xf32> (as
+# mo-lower-vectors leaves a register tile), n a multiple of 16.
+AXPY_LOOP = """
+llvm.func @axpy_{name}(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {{
   %c0 = llvm.mlir.constant(0 : i64) : i64
-  %c1 = llvm.mlir.constant(1 : i64) : i64
-  %two = llvm.mlir.constant(2.0 : f32) : f32
+  %step = llvm.mlir.constant({step} : i64) : i64
+  %two = llvm.mlir.constant({two}) : {t}
   llvm.br ^head(%c0 : i64)
 ^head(%i: i64):
   %more = llvm.icmp "slt" %i, %n : i64
@@ -260,38 +260,20 @@ llvm.func @axpy_scalar(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {
 ^body:
   %px = llvm.getelementptr %x[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
   %py = llvm.getelementptr %y[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-  %a = llvm.load %px : !llvm.ptr -> f32
-  %b = llvm.load %py : !llvm.ptr -> f32
-  %m = llvm.fmul %a, %two : f32
-  %s = llvm.fadd %m, %b : f32
-  llvm.store %s, %py : f32, !llvm.ptr
-  %next = llvm.add %i, %c1 : i64
+  %a = llvm.load %px {{alignment = 4 : i64}} : !llvm.ptr -> {t}
+  %b = llvm.load %py {{alignment = 4 : i64}} : !llvm.ptr -> {t}
+  %m = llvm.fmul %a, %two : {t}
+  %s = llvm.fadd %m, %b : {t}
+  llvm.store %s, %py {{alignment = 4 : i64}} : {t}, !llvm.ptr
+  %next = llvm.add %i, %step : i64
   llvm.br ^head(%next : i64)
 ^exit:
   llvm.return
-}
-llvm.func @axpy_vectors(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {
-  %c0 = llvm.mlir.constant(0 : i64) : i64
-  %c16 = llvm.mlir.constant(16 : i64) : i64
-  %two = llvm.mlir.constant(dense<2.0> : vector<16xf32>) : vector<16xf32>
-  llvm.br ^head(%c0 : i64)
-^head(%i: i64):
-  %more = llvm.icmp "slt" %i, %n : i64
-  llvm.cond_br %more, ^body, ^exit
-^body:
-  %px = llvm.getelementptr %x[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-  %py = llvm.getelementptr %y[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-  %a = llvm.load %px {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
-  %b = llvm.load %py {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
-  %m = llvm.fmul %a, %two : vector<16xf32>
-  %s = llvm.fadd %m, %b : vector<16xf32>
-  llvm.store %s, %py {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
-  %next = llvm.add %i, %c16 : i64
-  llvm.br ^head(%next : i64)
-^exit:
-  llvm.return
-}
+}}
 """
+AXPY = (AXPY_LOOP.format(name="scalar", step=1, two="2.0 : f32", t="f32") +
+        AXPY_LOOP.format(name="vectors", step=16, two="dense<2.0> : vector<16xf32>",
+                         t="vector<16xf32>"))
 
 
 @pytest.mark.parametrize("opt_level", [1, 2, 3])
