@@ -230,9 +230,9 @@ bool isVectorized(llvm::Function &f) {
 /// What a function MLIR vectorized still needs before code generation: its
 /// allocas in registers, the address arithmetic of each unrolled vector
 /// access shared and simplified, and the loop-invariant part hoisted out of
-/// rotated loops (code generation's loop strength reduction then works on
-/// them). Without the rotation a Q5_K qmatmul (M=64) ran 15% slower,
-/// without instcombine benchmarks/shapes.py's MLP 18%. -O2 on these
+/// rotated loops (as -O2 leaves them for code generation). Without the
+/// rotation a Q5_K qmatmul (M=64) ran 15% slower, without instcombine
+/// benchmarks/shapes.py's MLP 18%. -O2 on these
 /// functions cost w7's LLVM phase 164-171 against 137-141 ms wall at equal
 /// run time (w1-w7 at one and two threads, shapes.py, qmatmul.py); indvars
 /// alone cost what the rest saves.
