@@ -318,11 +318,13 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
     builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(module, modules);
     return;
   }
-  // optnone needs noinline; the attributes each had are restored after. (A
-  // handle each: O2 may delete a function no one calls.)
+  // optnone needs noinline (and rules out alwaysinline); the attributes
+  // each had are restored after. (A handle each: O2 may delete a function
+  // no one calls.)
   SmallVector<std::pair<llvm::WeakVH, bool>> vectorized;
   for (llvm::Function &f : module)
-    if (!f.isDeclaration() && !f.hasOptNone() && isVectorized(f)) {
+    if (!f.isDeclaration() && !f.hasOptNone() &&
+        !f.hasFnAttribute(llvm::Attribute::AlwaysInline) && isVectorized(f)) {
       vectorized.push_back({&f, f.hasFnAttribute(llvm::Attribute::NoInline)});
       f.addFnAttr(llvm::Attribute::OptimizeNone);
       f.addFnAttr(llvm::Attribute::NoInline);
