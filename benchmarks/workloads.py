@@ -6,7 +6,9 @@ fraction of the machine's f32 peak and the ratio to the best engine. Not a
 test: figures depend on the machine; the ratios carry.
 
 mo's "first call" is a cold compile (an empty compile cache of the run's
-own). Threads are pinned for every engine before any of them starts its pool:
+own); a second table splits it into mo's pass pipelines (MLIR), LLVM
+(translation, optimization, code generation) and the rest (tracing,
+loading, the call). Threads are pinned for every engine before any of them starts its pool:
 OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS, MO_NUM_THREADS and
 torch.set_num_threads all get --threads (default: every core). The peak is
 measured here with an FMA loop compiled by the system C compiler (12
@@ -285,7 +287,10 @@ def main() -> int:
     print("| workload | engine | first call s | median ms | min ms | throughput | % peak "
           "| x best | status |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    from mo import compiler
+
     wrong = 0
+    phases = []
     for wl in WORKLOADS:
         if chosen and wl.name not in chosen:
             continue
@@ -296,10 +301,16 @@ def main() -> int:
         rows = []
         for engine in engines:
             native = [getattr(engine, "to_native", lambda a: a)(a) for a in arrays]
+            before = compiler.stats()
             start = time.perf_counter()
             run = engine.compile(wl, arrays)
             out = engine.to_numpy(run(*native))
             first = time.perf_counter() - start
+            if isinstance(engine, MoOps):
+                after = compiler.stats()
+                mlir, llvm = (after[k] - before[k]
+                              for k in ("pipeline_seconds", "code_generation_seconds"))
+                phases.append((wl.name, first, mlir, llvm, first - mlir - llvm))
             err = float(np.abs(out - ref).max()) / max(1.0, float(np.abs(ref).max()))
             for _ in range(3):
                 run(*native)
@@ -322,6 +333,11 @@ def main() -> int:
             print(f"| {wl.name} | {name} | {first:.3f} | {median * 1e3:.3f} | "
                   f"{fastest * 1e3:.3f} | {throughput} | {share} | {median / best:.2f} | "
                   + ("ok" if ok else f"WRONG (error {err:.1e})") + " |")
+    print("\nmo's first call by phase (s)\n")
+    print("| workload | first call | MLIR passes | LLVM | rest |")
+    print("|---|---:|---:|---:|---:|")
+    for name, *seconds in phases:
+        print(f"| {name} | " + " | ".join(f"{t:.3f}" for t in seconds) + " |")
     return 1 if wrong else 0
 
 

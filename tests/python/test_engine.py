@@ -54,10 +54,45 @@ def test_a_mef_runs_in_another_process_without_compiling(mef):
         x = np.arange(6, dtype=np.float32).reshape(2, 3)
         (y,) = model.execute(x)
         np.testing.assert_array_equal(y.to_numpy(), x * [1, 2, 3] + 1)
-        print(compiler.stats())
+        stats = compiler.stats()
+        print(stats["pipelines"], stats["code_generations"], stats["pipeline_seconds"],
+              stats["code_generation_seconds"])
         """, str(mef))
     assert result.returncode == 0, result.stderr
-    assert "{'pipelines': 0, 'code_generations': 0}" in result.stdout
+    assert result.stdout.split() == ["0", "0", "0.0", "0.0"], result.stdout
+
+
+def test_stats_count_and_time_what_a_compile_runs(tmp_path):
+    """A cold compile runs pass pipelines and one code generation, and their
+    seconds add up to part of its time; compiled again from the cache, it
+    runs neither."""
+    result = _python("""
+        import json, os, sys, time
+        os.environ.update(MO_CACHE="1", MO_CACHE_DIR=sys.argv[1])  # a cache of its own
+        import numpy as np
+        from mo import compiler
+        from mo.compilation import compile
+        from mo.driver import CPU
+        from mo.dtype import DType
+        from mo.sharding import TensorLayout
+
+        def double(x):
+            return x * 2
+
+        spec = TensorLayout(DType.float32, [4], CPU())
+        start = time.perf_counter()
+        compile(double)(spec)(np.ones(4, np.float32))
+        took = time.perf_counter() - start
+        cold = compiler.stats()
+        compile(double)(spec)(np.ones(4, np.float32))
+        print(json.dumps([took, cold, compiler.stats()]))
+        """, str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    took, cold, warm = json.loads(result.stdout)
+    assert cold["pipelines"] >= 1 and cold["code_generations"] == 1, cold
+    assert 0 < cold["pipeline_seconds"] and 0 < cold["code_generation_seconds"], cold
+    assert cold["pipeline_seconds"] + cold["code_generation_seconds"] < took, (cold, took)
+    assert warm == cold
 
 
 def test_metadata_keeps_symbolic_dims_and_names(mef):
