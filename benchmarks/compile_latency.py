@@ -128,8 +128,8 @@ loaded = time.perf_counter()
 model.execute(np.ones((4, 2), np.float32))
 first = time.perf_counter()
 from mo import compiler
-assert compiler.stats()["pipelines"] == compiler.stats()["code_generations"] == 0, \
-    compiler.stats()
+stats = compiler.stats()
+assert stats["pipelines"] == stats["code_generations"] == 0, stats
 print(imported - start, loaded - imported, first - loaded)
 """
 

@@ -8,10 +8,10 @@ test: figures depend on the machine; the ratios carry.
 mo's "first call" is a cold compile (an empty compile cache of the run's
 own); a second table splits it into mo's pass pipelines (MLIR), LLVM
 (translation, optimization, code generation) and the rest (tracing,
-loading, the call). Threads are pinned for every engine before any of them starts its pool:
-OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS, MO_NUM_THREADS and
-torch.set_num_threads all get --threads (default: every core). The peak is
-measured here with an FMA loop compiled by the system C compiler (12
+loading, the call). Threads are pinned for every engine before any of them
+starts its pool: OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS,
+MO_NUM_THREADS and torch.set_num_threads all get --threads (default: every
+core). The peak is measured here with an FMA loop compiled by the system C compiler (12
 independent vector accumulators, -O2 -march=native), times the threads; with
 no compiler the % column is left out.
 

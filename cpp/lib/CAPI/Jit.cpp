@@ -33,9 +33,8 @@
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/Dominators.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ValueHandle.h"
@@ -52,13 +51,13 @@
 #include "llvm/Transforms/IPO/MergeFunctions.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
-#include "llvm/Transforms/Utils/CanonicalizeFreezeInLoops.h"
-#include "llvm/Transforms/Scalar/LoopStrengthReduce.h"
 #include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/LoopRotation.h"
+#include "llvm/Transforms/Scalar/LoopStrengthReduce.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/CanonicalizeFreezeInLoops.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <optional>
@@ -204,12 +203,10 @@ extern "C" bool moJitHostTarget(MlirStringCallback onTarget, void *targetData,
 
 namespace {
 
-/// Whether MLIR vectorized `f`: it has loops, and every innermost one works
-/// on vectors (mo-lower-vectors' register tiles, packs and rows). LLVM's
-/// vectorizers have nothing left to do there.
-bool isVectorized(llvm::Function &f) {
-  llvm::DominatorTree dominators(f);
-  llvm::LoopInfo loops(dominators);
+/// Whether MLIR vectorized the function of `loops`: it has loops, and every
+/// innermost one works on vectors (mo-lower-vectors' register tiles, packs
+/// and rows). LLVM's vectorizers have nothing left to do there.
+bool isVectorized(const llvm::LoopInfo &loops) {
   if (loops.empty())
     return false;
   auto isVector = [](const llvm::Value *value) { return value->getType()->isVectorTy(); };
@@ -232,10 +229,10 @@ bool isVectorized(llvm::Function &f) {
 /// access shared and simplified, and the loop-invariant part hoisted out of
 /// rotated loops (as -O2 leaves them for code generation). Without the
 /// rotation a Q5_K qmatmul (M=64) ran 15% slower, without instcombine
-/// benchmarks/shapes.py's MLP 18%. -O2 on these
-/// functions cost w7's LLVM phase 164-171 against 137-141 ms wall at equal
-/// run time (w1-w7 at one and two threads, shapes.py, qmatmul.py); indvars
-/// alone cost what the rest saves.
+/// benchmarks/shapes.py's MLP 18%. -O2 on these functions cost w7's LLVM
+/// phase 164-171 against 137-141 ms wall at equal run time (w1-w7 at one
+/// and two threads, shapes.py, qmatmul.py); indvars alone cost what the
+/// rest saves.
 llvm::FunctionPassManager vectorizedPipeline() {
   llvm::FunctionPassManager pipeline;
   pipeline.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
@@ -324,7 +321,8 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
   SmallVector<std::pair<llvm::WeakVH, bool>> vectorized;
   for (llvm::Function &f : module)
     if (!f.isDeclaration() && !f.hasOptNone() &&
-        !f.hasFnAttribute(llvm::Attribute::AlwaysInline) && isVectorized(f)) {
+        !f.hasFnAttribute(llvm::Attribute::AlwaysInline) &&
+        isVectorized(functions.getResult<llvm::LoopAnalysis>(f))) {
       vectorized.push_back({&f, f.hasFnAttribute(llvm::Attribute::NoInline)});
       f.addFnAttr(llvm::Attribute::OptimizeNone);
       f.addFnAttr(llvm::Attribute::NoInline);
