@@ -91,6 +91,9 @@ void mlir::mo::registerDialects(DialectRegistry &registry) {
                   memref::MemRefDialect, omp::OpenMPDialect, scf::SCFDialect,
                   tensor::TensorDialect, transform::TransformDialect,
                   ub::UBDialect, vector::VectorDialect>();
+  // First: of two models of one interface on an op, the first attached is
+  // kept, and the registrations below attach upstream's subset models.
+  mo::registerSubsetModels(registry);
   // Interfaces the CPU pipeline relies on (bufferization, deallocation,
   // inlining) and the translation to LLVM IR for the JIT.
   arith::registerBufferizableOpInterfaceExternalModels(registry);

@@ -74,6 +74,12 @@ bool sameDestination(Value a, Value b);
 /// (cpp/lib/Transforms/ScheduleOps.cpp).
 void registerTransformExtension(DialectRegistry &registry);
 
+/// SubsetOpInterface for tensor slices and vector transfers, comparing their
+/// operands before value bounds (cpp/lib/Transforms/Subsets.cpp). Registered
+/// before upstream's models, which it then shadows: of two models of one
+/// interface on an op, the first attached is kept.
+void registerSubsetModels(DialectRegistry &registry);
+
 } // namespace mo
 } // namespace mlir
 
