@@ -378,6 +378,54 @@ func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor
 
 // -----
 
+// Attention's heads: q and k, [1, s, h, d] permuted to [1, h, s, d] and
+// [1, h, d, s], their unit dim collapsed, are packed from [s, h, d] as
+// they are, the permutation in the packs' dims: no transpose is left to
+// copy them.
+// AVX512-LABEL: func.func @heads
+// AVX512-NOT: linalg.transpose
+// AVX512: %[[Q:.+]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]] : tensor<1x128x8x64xf32> into tensor<128x8x64xf32>
+// AVX512: linalg.pack %[[Q]] outer_dims_perm = [1, 0, 2] inner_dims_pos = [0, 2] inner_tiles = [8, 1] into %{{.+}} : tensor<128x8x64xf32> -> tensor<8x16x64x8x1xf32>
+// AVX512: %[[K:.+]] = tensor.collapse_shape %arg1 {{\[}}[0, 1], [2], [3]] : tensor<1x128x8x64xf32> into tensor<128x8x64xf32>
+// AVX512: linalg.pack %[[K]] outer_dims_perm = [1, 0, 2] inner_dims_pos = [0, 2] inner_tiles = [32, 1] into %{{.+}} : tensor<128x8x64xf32> -> tensor<8x4x64x32x1xf32>
+// AVX512-NOT: linalg.transpose
+func.func @heads(%q: tensor<1x128x8x64xf32>, %k: tensor<1x128x8x64xf32>) -> tensor<8x128x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %eq = tensor.empty() : tensor<1x8x128x64xf32>
+  %tq = linalg.transpose ins(%q : tensor<1x128x8x64xf32>) outs(%eq : tensor<1x8x128x64xf32>) permutation = [0, 2, 1, 3]
+  %ek = tensor.empty() : tensor<1x8x64x128xf32>
+  %tk = linalg.transpose ins(%k : tensor<1x128x8x64xf32>) outs(%ek : tensor<1x8x64x128xf32>) permutation = [0, 2, 3, 1]
+  %a = tensor.collapse_shape %tq [[0, 1], [2], [3]] : tensor<1x8x128x64xf32> into tensor<8x128x64xf32>
+  %b = tensor.collapse_shape %tk [[0, 1], [2], [3]] : tensor<1x8x64x128xf32> into tensor<8x64x128xf32>
+  %e = tensor.empty() : tensor<8x128x128xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<8x128x64xf32>, tensor<8x64x128xf32>) outs(%c : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
+  return %r : tensor<8x128x128xf32>
+}
+
+// -----
+
+// Attention's p v, its heads permuted back ([1, h, s, d] -> [1, s, h, d]):
+// unpacked into [s, h, d], the permutation in the unpack's dims (its tiles
+// too: 8 rows of s, one head, 32 of d), no transpose left.
+// AVX512-LABEL: func.func @heads_back
+// AVX512: %[[U:.+]] = linalg.unpack %{{.+}} outer_dims_perm = [1, 0, 2] inner_dims_pos = [0, 2] inner_tiles = [8, 32] into %{{.+}} {mo.schedule = {kind = "relayout_batched", sizes = [8, 1, 32, 1, 1, 1, 8, 32]}} : tensor<8x16x2x8x32xf32> -> tensor<128x8x64xf32>
+// AVX512: %[[E:.+]] = tensor.expand_shape %[[U]] {{\[}}[0, 1], [2], [3]] output_shape [1, 128, 8, 64] : tensor<128x8x64xf32> into tensor<1x128x8x64xf32>
+// AVX512: return %[[E]]
+// AVX512-NOT: linalg.transpose
+func.func @heads_back(%p: tensor<8x128x128xf32>, %v: tensor<8x128x64xf32>) -> tensor<1x128x8x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x128x64xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<8x128x64xf32>) -> tensor<8x128x64xf32>
+  %r = linalg.batch_matmul ins(%p, %v : tensor<8x128x128xf32>, tensor<8x128x64xf32>) outs(%c : tensor<8x128x64xf32>) -> tensor<8x128x64xf32>
+  %x = tensor.expand_shape %r [[0, 1], [2], [3]] output_shape [1, 8, 128, 64] : tensor<8x128x64xf32> into tensor<1x8x128x64xf32>
+  %et = tensor.empty() : tensor<1x128x8x64xf32>
+  %t = linalg.transpose ins(%x : tensor<1x8x128x64xf32>) outs(%et : tensor<1x128x8x64xf32>) permutation = [0, 2, 1, 3]
+  return %t : tensor<1x128x8x64xf32>
+}
+
+// -----
+
 // A 2-D convolution (NHWC, HWCF) whose output rows divide a register tile
 // is computed directly: tiles of pixels by channels, the most accumulators
 // the registers hold beside one filter row (14 x 32 on AVX-512; on AVX2,

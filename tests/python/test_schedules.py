@@ -120,6 +120,32 @@ def test_heads_split_epilogue_matches_numpy(threads, rows):
 
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("s", [128, 37])
+def test_heads_attention_matches_numpy(threads, s):
+    """Attention's products over heads permuted in front of the rows (q k^T,
+    then p v, its heads permuted back): the packs read q, k and v as the
+    projections wrote them, [1, s, 8, 64], and p v is unpacked into that
+    layout, in place of permuted copies (37 rows: padded packs and a
+    partial unpack of permuted tensors); the products come out as numpy's."""
+    from mo import functional as F
+
+    def attend(q, k, v):
+        def heads(t):
+            return F.transpose(t, 1, 2)  # [1, 8, s, 64]
+        scores = heads(q) @ F.transpose(heads(k), 2, 3)
+        return scores, heads(scores @ heads(v))
+
+    run = compilation.compile(attend)(L(1, s, 8, 64), L(1, s, 8, 64), L(1, s, 8, 64))
+    rng = np.random.default_rng(13)
+    q, k, v = (rng.standard_normal((1, s, 8, 64), np.float32) for _ in range(3))
+    got_scores, got = run(q, k, v)
+    qh, kh, vh = (t.astype(np.float64).transpose(0, 2, 1, 3) for t in (q, k, v))
+    scores = qh @ kh.transpose(0, 1, 3, 2)
+    for out, ref in [(got_scores, scores), (got, (scores @ vh).transpose(0, 2, 1, 3))]:
+        assert np.abs(out.to_numpy() - ref).max() <= 1e-5 * np.abs(ref).max()
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
 @pytest.mark.parametrize("n", [10, 32, 100])
 def test_run_time_rows_in_padded_tiles(threads, n):
     """matmul_direct_padded: each 8-row tile is computed whole, its rows past

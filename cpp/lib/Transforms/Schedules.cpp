@@ -163,6 +163,66 @@ linalg::GenericOp elementwiseEpilogue(Value result) {
   return epilogue;
 }
 
+/// A batched product's operand as a permutation of another tensor, when it
+/// is one: attention's heads, `[1, s, h, d] -> [1, h, s, d]` (its unit dim
+/// then collapsed away), or a transpose of rank 3. Returns the tensor
+/// (rank 3, built here when a unit dim is collapsed) and `perm`, operand
+/// dim i being its dim perm[i], so that the operand's pack reads it in
+/// place of a copy made by a kernel of its own.
+std::optional<std::pair<Value, SmallVector<int64_t>>>
+permutationOf(RewriterBase &rewriter, Value operand) {
+  if (auto transpose = operand.getDefiningOp<linalg::TransposeOp>();
+      transpose && transpose.getInput().getType().getRank() == 3)
+    return std::make_pair(transpose.getInput(), llvm::to_vector(transpose.getPermutation()));
+  auto collapse = operand.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse || collapse.getSrcType().getRank() != 4 ||
+      collapse.getSrcType().getDimSize(0) != 1 ||
+      collapse.getReassociationIndices() !=
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}})
+    return std::nullopt;
+  auto transpose = collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || transpose.getPermutation()[0] != 0)
+    return std::nullopt;
+  Value input = tensor::CollapseShapeOp::create(rewriter, collapse.getLoc(), transpose.getInput(),
+                                                collapse.getReassociationIndices());
+  SmallVector<int64_t> perm;
+  for (int64_t dim : transpose.getPermutation().drop_front())
+    perm.push_back(dim - 1);
+  return std::make_pair(input, perm);
+}
+
+/// The transpose a batched product's result is permuted back by, when that
+/// is all it is used for: its unit batch dim expanded, then `[1, h, s, d]
+/// -> [1, s, h, d]` (any permutation that keeps the unit dim first).
+linalg::TransposeOp permutedResult(Value result) {
+  if (!result.hasOneUse())
+    return nullptr;
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(*result.getUsers().begin());
+  if (!expand || expand.getResultType().getRank() != 4 ||
+      expand.getResultType().getDimSize(0) != 1 ||
+      expand.getReassociationIndices() != SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}} ||
+      !expand.getResult().hasOneUse())
+    return nullptr;
+  auto transpose = dyn_cast<linalg::TransposeOp>(*expand.getResult().getUsers().begin());
+  if (!transpose || transpose.getInput() != expand.getResult() ||
+      transpose.getPermutation()[0] != 0 ||
+      !cast<ShapedType>(transpose.getInit().getType()).hasStaticShape())
+    return nullptr;
+  return transpose;
+}
+
+/// The permutes `values` were made by (and what they read, up the chain),
+/// now that nothing reads them: erased before they are scheduled.
+void eraseUnused(RewriterBase &rewriter, ArrayRef<Value> values) {
+  for (Value value : values)
+    while (value && value.use_empty() &&
+           isa_and_present<tensor::CollapseShapeOp, linalg::TransposeOp>(value.getDefiningOp())) {
+      Operation *op = value.getDefiningOp();
+      value = op->getOperand(0);
+      rewriter.eraseOp(op);
+    }
+}
+
 /// An f32 matmul or batch_matmul (C = A B, C filled with a constant) as the
 /// data-tiled pack A, pack B -> (batch_)mmt4d -> unpack, each step with its
 /// schedule. A batch is one more outer dim of every operand, which the
@@ -244,13 +304,26 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   auto pack = [&](Value source, ArrayRef<int64_t> innerPos,
                   ArrayRef<int64_t> tiles, ArrayRef<int64_t> outerPerm,
                   bool pads) {
+    SmallVector<int64_t> inner(innerPos), outer(outerPerm);
+    // A permuted operand is packed from what it permutes, the dims renamed.
+    if (batched)
+      if (auto permuted = permutationOf(rewriter, source)) {
+        auto &[input, perm] = *permuted;
+        source = input;
+        for (int64_t &dim : inner)
+          dim = perm[dim];
+        if (outer.empty())
+          outer = llvm::to_vector(llvm::seq<int64_t>(0, perm.size()));
+        for (int64_t &dim : outer)
+          dim = perm[dim];
+      }
     SmallVector<OpFoldResult> tileSizes = getAsIndexOpFoldResult(ctx, tiles);
     Value dest = linalg::PackOp::createDestinationTensor(
-        rewriter, loc, source, tileSizes, innerPos, outerPerm);
-    return linalg::PackOp::create(rewriter, loc, source, dest, innerPos,
+        rewriter, loc, source, tileSizes, inner, outer);
+    return linalg::PackOp::create(rewriter, loc, source, dest, inner,
                                   tileSizes,
                                   pads ? std::optional<Value>(zero) : std::nullopt,
-                                  outerPerm);
+                                  outer);
   };
   // A: [(b,) m, k] -> [(b,) m1, k, m0, 1]; B: [(b,) k, n] -> [(b,) n1, k,
   // n0, 1] (rows of n0 contiguous per k); C: [(b,) m1, n1, m0, n0].
@@ -270,10 +343,28 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                     .getOperation()
               : linalg::Mmt4DOp::create(rewriter, loc, packed, ValueRange{acc})
                     .getOperation();
-  Value dest = tensor::EmptyOp::create(rewriter, loc, tensor::getMixedSizes(rewriter, loc, c),
-                                       f32);
+  // A product whose heads are permuted back (attention's p v: [1, h, s, d]
+  // -> [1, s, h, d]) is unpacked into the permuted tensor, the permutation
+  // in the unpack's dims (the product's dim i is its dim inverse[i]): no
+  // transpose is left to copy it.
+  linalg::TransposeOp permuteBack = batched ? permutedResult(op->getResult(0)) : nullptr;
+  SmallVector<int64_t> unpackInner(rowsCols), unpackOuter;
+  Value dest;
+  if (permuteBack) {
+    SmallVector<int64_t> inverse(3);
+    for (int64_t j = 0; j < 3; ++j)
+      inverse[permuteBack.getPermutation()[j + 1] - 1] = j;
+    for (int64_t &dim : unpackInner)
+      dim = inverse[dim];
+    unpackOuter = inverse;
+    dest = tensor::EmptyOp::create(
+        rewriter, loc, cast<ShapedType>(permuteBack.getInit().getType()).getShape().drop_front(),
+        f32);
+  } else {
+    dest = tensor::EmptyOp::create(rewriter, loc, tensor::getMixedSizes(rewriter, loc, c), f32);
+  }
   auto unpack = linalg::UnPackOp::create(rewriter, loc, product->getResult(0), dest,
-                                         rowsCols, accTiles, {});
+                                         unpackInner, accTiles, unpackOuter);
 
   // Threads split the batch when it has room for them all, then the
   // columns of tiles when there are enough of them (or the count is only
@@ -343,8 +434,27 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   relayout(packA, {1, 8}, {1, 8, m0, 1});
   if (!packB->hasAttr(kFusedIntoAttr))
     relayout(packB, {1, 4}, {1, 4, n0, 1});
+  if (permuteBack) {
+    // The tiles of the product's dims, in the unpack's.
+    SmallVector<int64_t> tiles{1, m0, n0}, sizes;
+    for (int64_t dim : permuteBack.getPermutation().drop_front())
+      sizes.push_back(tiles[dim - 1]);
+    llvm::append_range(sizes, ArrayRef<int64_t>{1, 1, 1, m0, n0});
+    unpack->setAttr(kScheduleAttr, schedule(ctx, "relayout_batched", sizes));
+    auto expand = cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
+    rewriter.setInsertionPoint(permuteBack);
+    rewriter.replaceOp(permuteBack,
+                       tensor::ExpandShapeOp::create(rewriter, loc, permuteBack.getInit().getType(),
+                                                     unpack.getResult(),
+                                                     expand.getReassociationIndices()));
+    rewriter.eraseOp(expand);
+    rewriter.eraseOp(op);
+    eraseUnused(rewriter, {a, b});
+    return success();
+  }
   relayout(unpack, {m0, n0}, {1, 1, m0, n0});
   rewriter.replaceOp(op, unpack.getResult());
+  eraseUnused(rewriter, {a, b});
   // An elementwise epilogue (bias, activation, residual) of the product's
   // every element, the register tiles dividing it: each tile of C is
   // unpacked and finished while in registers, not written, read and

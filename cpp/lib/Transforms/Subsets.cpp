@@ -9,8 +9,9 @@
 // analyses that ask (empty-tensor elimination, one-shot bufferization's
 // read-after-write check, hoisting of loop-invariant subsets) ask it for every
 // pair of register-tile transfers: 14 ms of a transformer block's 130 ms of
-// MLIR passes, all of it before the kernels are outlined, on one core. Pairs the operands leave open still go to the
-// constraint system, so the answers are upstream's.
+// MLIR passes, all of it before the kernels are outlined, on one core. Pairs
+// the operands leave open still go to the constraint system, so the answers
+// are upstream's.
 //
 //===----------------------------------------------------------------------===//
 
