@@ -577,11 +577,9 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     // (No fold_memref_alias_ops: folding the rank-reducing subview of a
     // packed tile into its transfers leaves them writing a non-minor dim,
-    // which LLVM gets as a store per element.)
-    transform.apply_patterns to %f {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.apply_cse to %f : !transform.any_op
+    // which LLVM gets as a store per element. No canonicalization or CSE:
+    // the pipeline's, after convert-vector-to-scf, leave the same IR, and
+    // one here gathered every dialect's patterns again for each kernel.)
     transform.yield
   }
 }
