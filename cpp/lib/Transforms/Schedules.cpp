@@ -163,6 +163,24 @@ linalg::GenericOp elementwiseEpilogue(Value result) {
   return epilogue;
 }
 
+/// Whether a reshape between `expanded` and rank 3 only merges a unit batch
+/// dim into the next (`[1, b, m, n] <-> [b, m, n]`).
+bool mergesUnitBatch(RankedTensorType expanded,
+                     const SmallVector<ReassociationIndices> &reassociation) {
+  return expanded.getRank() == 4 && expanded.getDimSize(0) == 1 &&
+         reassociation == SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}};
+}
+
+/// A transpose of rank 4 that keeps its unit batch dim first, as a
+/// permutation of the other three: its result's dim i + 1 is its input's
+/// dim perm[i] + 1.
+std::optional<SmallVector<int64_t>> unitBatchPermutation(linalg::TransposeOp transpose) {
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  if (perm.size() != 4 || perm[0] != 0)
+    return std::nullopt;
+  return llvm::map_to_vector(perm.drop_front(), [](int64_t dim) { return dim - 1; });
+}
+
 /// A batched product's operand as a permutation of another tensor, when it
 /// is one: attention's heads, `[1, s, h, d] -> [1, h, s, d]` (its unit dim
 /// then collapsed away), or a transpose of rank 3. Returns the tensor
@@ -175,20 +193,16 @@ permutationOf(RewriterBase &rewriter, Value operand) {
       transpose && transpose.getInput().getType().getRank() == 3)
     return std::make_pair(transpose.getInput(), llvm::to_vector(transpose.getPermutation()));
   auto collapse = operand.getDefiningOp<tensor::CollapseShapeOp>();
-  if (!collapse || collapse.getSrcType().getRank() != 4 ||
-      collapse.getSrcType().getDimSize(0) != 1 ||
-      collapse.getReassociationIndices() !=
-          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}})
+  if (!collapse || !mergesUnitBatch(collapse.getSrcType(), collapse.getReassociationIndices()))
     return std::nullopt;
   auto transpose = collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
-  if (!transpose || transpose.getPermutation()[0] != 0)
+  std::optional<SmallVector<int64_t>> perm =
+      transpose ? unitBatchPermutation(transpose) : std::nullopt;
+  if (!perm)
     return std::nullopt;
   Value input = tensor::CollapseShapeOp::create(rewriter, collapse.getLoc(), transpose.getInput(),
                                                 collapse.getReassociationIndices());
-  SmallVector<int64_t> perm;
-  for (int64_t dim : transpose.getPermutation().drop_front())
-    perm.push_back(dim - 1);
-  return std::make_pair(input, perm);
+  return std::make_pair(input, *perm);
 }
 
 /// The transpose a batched product's result is permuted back by, when that
@@ -198,14 +212,12 @@ linalg::TransposeOp permutedResult(Value result) {
   if (!result.hasOneUse())
     return nullptr;
   auto expand = dyn_cast<tensor::ExpandShapeOp>(*result.getUsers().begin());
-  if (!expand || expand.getResultType().getRank() != 4 ||
-      expand.getResultType().getDimSize(0) != 1 ||
-      expand.getReassociationIndices() != SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}} ||
+  if (!expand || !mergesUnitBatch(expand.getResultType(), expand.getReassociationIndices()) ||
       !expand.getResult().hasOneUse())
     return nullptr;
   auto transpose = dyn_cast<linalg::TransposeOp>(*expand.getResult().getUsers().begin());
   if (!transpose || transpose.getInput() != expand.getResult() ||
-      transpose.getPermutation()[0] != 0 ||
+      !unitBatchPermutation(transpose) ||
       !cast<ShapedType>(transpose.getInit().getType()).hasStaticShape())
     return nullptr;
   return transpose;
@@ -350,10 +362,12 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   linalg::TransposeOp permuteBack = batched ? permutedResult(op->getResult(0)) : nullptr;
   SmallVector<int64_t> unpackInner(rowsCols), unpackOuter;
   Value dest;
+  SmallVector<int64_t> perm = permuteBack ? *unitBatchPermutation(permuteBack)
+                                           : SmallVector<int64_t>{};
   if (permuteBack) {
     SmallVector<int64_t> inverse(3);
     for (int64_t j = 0; j < 3; ++j)
-      inverse[permuteBack.getPermutation()[j + 1] - 1] = j;
+      inverse[perm[j]] = j;
     for (int64_t &dim : unpackInner)
       dim = inverse[dim];
     unpackOuter = inverse;
@@ -437,8 +451,8 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   if (permuteBack) {
     // The tiles of the product's dims, in the unpack's.
     SmallVector<int64_t> tiles{1, m0, n0}, sizes;
-    for (int64_t dim : permuteBack.getPermutation().drop_front())
-      sizes.push_back(tiles[dim - 1]);
+    for (int64_t dim : perm)
+      sizes.push_back(tiles[dim]);
     llvm::append_range(sizes, ArrayRef<int64_t>{1, 1, 1, m0, n0});
     unpack->setAttr(kScheduleAttr, schedule(ctx, "relayout_batched", sizes));
     auto expand = cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
