@@ -398,8 +398,12 @@ void mo::MoDropPaddedRowsOp::getEffects(SmallVectorImpl<MemoryEffects::EffectIns
   transform::modifiesPayload(effects);
 }
 
-void mo::MoForwardMaskedReadsOp::populatePatterns(RewritePatternSet &patterns) {
+void mo::populateForwardMaskedReadsPatterns(RewritePatternSet &patterns) {
   patterns.add<ForwardMaskedRead>(patterns.getContext());
+}
+
+void mo::MoForwardMaskedReadsOp::populatePatterns(RewritePatternSet &patterns) {
+  populateForwardMaskedReadsPatterns(patterns);
 }
 
 #define GET_OP_CLASSES

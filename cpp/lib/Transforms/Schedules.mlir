@@ -520,35 +520,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Once per function after the schedules: vector contractions recovered
-  // from the vectorized reductions, masked transfers made plain (so that
-  // bufferization sees no vector.mask), a tile's slice of a tensor.empty
-  // made an empty of the tile's size (else bufferization allocates the whole
-  // tensor: a fused producer's temporary, a thread's packed panels of B),
-  // and loop-invariant transfers hoisted so that an accumulator tile is one
-  // loop-carried vector.
-  transform.named_sequence @mo_cleanup(%func: !transform.any_op {transform.readonly}) {
-    transform.apply_patterns to %func {
-      transform.apply_patterns.vector.reduction_to_contract
-      transform.apply_patterns.vector.transfer_permutation_patterns
-      transform.apply_patterns.vector.lower_masked_transfers
-      transform.apply_patterns.canonicalization
-      transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers
-      transform.apply_patterns.tensor.fold_tensor_empty
-    } : !transform.any_op
-    %loops = transform.structured.match ops{["scf.for"]} in %func
-        : (!transform.any_op) -> !transform.any_op
-    transform.apply_licm to %loops : !transform.any_op
-    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
-    transform.apply_patterns to %func {
-      transform.apply_patterns.vector.reduction_to_contract
-      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-      transform.apply_patterns.mo.forward_masked_reads
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.yield
-  }
-
   // After bufferization: contractions to outer products to FMAs, transfers
   // to 1-D loads and stores, transposes to shuffles.
   transform.named_sequence @mo_lower_vectors(%func: !transform.any_op {transform.consumed}) {

@@ -74,6 +74,9 @@ bool sameDestination(Value a, Value b);
 /// (cpp/lib/Transforms/ScheduleOps.cpp).
 void registerTransformExtension(DialectRegistry &registry);
 
+/// The patterns of `transform.apply_patterns.mo.forward_masked_reads`.
+void populateForwardMaskedReadsPatterns(RewritePatternSet &patterns);
+
 /// SubsetOpInterface for tensor slices and vector transfers, comparing their
 /// operands before value bounds (cpp/lib/Transforms/Subsets.cpp). Registered
 /// before upstream's models, which it then shadows: of two models of one
