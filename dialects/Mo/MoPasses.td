@@ -219,9 +219,9 @@ def MoApplySchedules : Pass<"mo-apply-schedules", "::mlir::func::FuncOp"> {
     Runs, for every op with a `mo.schedule`, the named sequence `@mo_<kind>`
     of mo's schedule library (transform dialect IR built into mo) with the
     function as payload root, the op and then the schedule's sizes as
-    parameters; then the library's `@mo_cleanup` once on the function
-    (vector canonicalization, hoisting of loop-invariant transfers so that
-    accumulators stay in registers). Runs on tensors, before bufferization.
+    parameters; then a cleanup once on the function (upstream's vector
+    patterns, hoisting of loop-invariant transfers so that accumulators stay
+    in registers, canonicalization). Runs on tensors, before bufferization.
   }];
   let dependentDialects = [
     "::mlir::transform::TransformDialect", "::mlir::affine::AffineDialect",
@@ -233,14 +233,15 @@ def MoApplySchedules : Pass<"mo-apply-schedules", "::mlir::func::FuncOp"> {
 def MoLowerVectors : Pass<"mo-lower-vectors", "::mlir::func::FuncOp"> {
   let summary = "Lowers the vector ops of scheduled code to 1-D vectors";
   let description = [{
-    After bufferization: the schedule library's `@mo_lower_vectors`
-    (contractions to outer products to FMAs, transfers to 1-D loads and
-    stores, transposes to shuffles), so that convert-vector-to-llvm sees
-    register-sized vectors only.
+    After bufferization: contractions to outer products to FMAs, transfers
+    to 1-D loads and stores, transposes to shuffles (upstream's vector
+    lowering patterns), so that convert-vector-to-llvm sees register-sized
+    vectors only.
   }];
   let dependentDialects = [
-    "::mlir::transform::TransformDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"];
 }
 
 def MoApproximateMath : Pass<"mo-approximate-math", "::mlir::func::FuncOp"> {

@@ -519,38 +519,4 @@ module attributes {transform.with_named_sequence} {
     }
     transform.yield
   }
-
-  // After bufferization: contractions to outer products to FMAs, transfers
-  // to 1-D loads and stores, transposes to shuffles.
-  transform.named_sequence @mo_lower_vectors(%func: !transform.any_op {transform.consumed}) {
-    %f = transform.structured.hoist_redundant_vector_transfers %func
-        : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %f {
-      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
-      transform.apply_patterns.vector.lower_outerproduct
-    } : !transform.any_op
-    transform.apply_patterns to %f {
-      transform.apply_patterns.vector.drop_inner_most_unit_dims_from_xfer_ops
-      transform.apply_patterns.vector.drop_unit_dims_with_shape_cast
-      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.apply_patterns to %f {
-      transform.apply_patterns.vector.transfer_permutation_patterns
-      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
-      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
-      transform.apply_patterns.vector.lower_shape_cast
-      transform.apply_patterns.vector.lower_broadcast
-      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
-    } : !transform.any_op
-    transform.apply_patterns to %f {
-      transform.apply_patterns.vector.transfer_to_scf full_unroll = true
-    } : !transform.any_op
-    // (No fold_memref_alias_ops: folding the rank-reducing subview of a
-    // packed tile into its transfers leaves them writing a non-minor dim,
-    // which LLVM gets as a store per element. No canonicalization or CSE:
-    // the pipeline's, after convert-vector-to-scf, leave the same IR, and
-    // one here gathered every dialect's patterns again for each kernel.)
-    transform.yield
-  }
 }
