@@ -1063,6 +1063,28 @@ struct LibraryPass : public Base {
   }
 };
 
+/// Every loaded dialect's and registered op's canonicalization patterns, as
+/// the canonicalizer gathers them.
+void addCanonicalization(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+}
+
+/// The greedy driver for the cleanup after the schedules and the lowering
+/// of vectors: to a fixpoint, however many rounds (as
+/// transform.apply_patterns), without region simplification, which found
+/// nothing to erase on w1-w7 (a liveness pass over the function after each
+/// round).
+GreedyRewriteConfig fixpoint() {
+  GreedyRewriteConfig config;
+  config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return config;
+}
+
 /// What the schedules leave, cleaned up once per function: vector
 /// contractions recovered from the vectorized reductions, masked transfers
 /// made plain (so that bufferization sees no vector.mask), a tile's slice
@@ -1071,9 +1093,8 @@ struct LibraryPass : public Base {
 /// packed panels of B), and loop-invariant transfers hoisted so that an
 /// accumulator tile is one loop-carried vector; then canonicalized. In C++
 /// rather than a sequence of the library: `transform.apply_patterns`
-/// gathers its patterns again on every run, and simplifies regions (a
-/// liveness pass over the function) after each greedy iteration, which
-/// finds nothing to erase here. Canonicalized once, at the end: in the
+/// gathers its patterns again on every run, and simplifies regions after
+/// each greedy round (fixpoint()). Canonicalized once, at the end: in the
 /// first round too, it left the same final IR on w1-w7 and qmatmul.py's
 /// graphs (shapes.py's run-time rows: one address computed as a product
 /// instead of a sum), and its patterns on every op were most of the time.
@@ -1090,19 +1111,13 @@ public:
     vector::populateVectorReductionToContractPatterns(last);
     vector::populateCastAwayVectorLeadingOneDimPatterns(last);
     mo::populateForwardMaskedReadsPatterns(last);
-    for (Dialect *dialect : ctx->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(last);
-    for (RegisteredOperationName op : ctx->getRegisteredOperations())
-      op.getCanonicalizationPatterns(last, ctx);
+    addCanonicalization(last);
     plainPatterns = FrozenRewritePatternSet(std::move(plain));
     lastPatterns = FrozenRewritePatternSet(std::move(last));
   }
 
   LogicalResult run(func::FuncOp func) const {
-    // (As transform.apply_patterns: to a fixpoint, however many rounds.)
-    GreedyRewriteConfig config;
-    config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    GreedyRewriteConfig config = fixpoint();
     if (failed(applyPatternsGreedily(func, plainPatterns, config)))
       return func.emitError("mo: the schedules' cleanup did not converge");
     SmallVector<LoopLikeOpInterface> loops;
@@ -1245,10 +1260,7 @@ public:
     vector::populateDropInnerMostUnitDimsXferOpPatterns(unitDims);
     vector::populateDropUnitDimWithShapeCastPatterns(unitDims);
     vector::populateCastAwayVectorLeadingOneDimPatterns(unitDims);
-    for (Dialect *dialect : ctx->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(unitDims);
-    for (RegisteredOperationName op : ctx->getRegisteredOperations())
-      op.getCanonicalizationPatterns(unitDims, ctx);
+    addCanonicalization(unitDims);
     vector::populateVectorTransferPermutationMapLoweringPatterns(lowering);
     vector::populateVectorTransferLoweringPatterns(lowering, /*maxTransferRank=*/1);
     vector::populateVectorTransposeLoweringPatterns(lowering,
@@ -1265,11 +1277,7 @@ public:
 
   LogicalResult run(func::FuncOp func) const {
     linalg::hoistRedundantVectorTransfers(func);
-    // (As transform.apply_patterns, to a fixpoint; without its region
-    // simplification, which found nothing to erase on w1-w7.)
-    GreedyRewriteConfig config;
-    config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    GreedyRewriteConfig config = fixpoint();
     for (const FrozenRewritePatternSet &patterns : rounds)
       if (failed(applyPatternsGreedily(func, patterns, config)))
         return func.emitError("mo: the lowering of vectors did not converge");
