@@ -90,10 +90,13 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
                 .str());
   if (options.interchangeContractions)
     add(pm, "func.func(mo-interchange-contractions)");
-  add(pm, "func.func(convert-linalg-to-loops,"
-          "convert-vector-to-scf{full-unroll=true},"
-          "canonicalize,cse),"
-          // Math before vectors: math-to-libm scalarizes what has no LLVM
+  // Vector transfers to loops: mo-lower-vectors did it on every kernel with
+  // vectors when the schedules are on (the same patterns, found nothing
+  // more: the final IR of w1-w7, qmatmul.py and shapes.py unchanged).
+  add(pm, options.schedules ? "func.func(convert-linalg-to-loops,canonicalize,cse)"
+                            : "func.func(convert-linalg-to-loops,"
+                              "convert-vector-to-scf{full-unroll=true},canonicalize,cse)");
+  add(pm, // Math before vectors: math-to-libm scalarizes what has no LLVM
           // intrinsic (erf in a GELU backward's 8x32 register tile) into
           // vector.extract/insert, which vector-to-llvm then lowers.
           "mo-math-to-funcs,"
