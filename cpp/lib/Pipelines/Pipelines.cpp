@@ -96,10 +96,10 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
   add(pm, options.schedules ? "func.func(convert-linalg-to-loops,canonicalize,cse)"
                             : "func.func(convert-linalg-to-loops,"
                               "convert-vector-to-scf{full-unroll=true},canonicalize,cse)");
-  add(pm, // Math before vectors: math-to-libm scalarizes what has no LLVM
-          // intrinsic (erf in a GELU backward's 8x32 register tile) into
-          // vector.extract/insert, which vector-to-llvm then lowers.
-          "mo-math-to-funcs,"
+  // Math before vectors: math-to-libm scalarizes what has no LLVM
+  // intrinsic (erf in a GELU backward's 8x32 register tile) into
+  // vector.extract/insert, which vector-to-llvm then lowers.
+  add(pm, "mo-math-to-funcs,"
           "func.func(convert-math-to-llvm),"
           "convert-math-to-libm,"
           "func.func(convert-vector-to-llvm),"
