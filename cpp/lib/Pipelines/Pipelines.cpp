@@ -90,9 +90,12 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
                 .str());
   if (options.interchangeContractions)
     add(pm, "func.func(mo-interchange-contractions)");
-  // Vector transfers to loops: mo-lower-vectors did it on every kernel with
-  // vectors when the schedules are on (the same patterns, found nothing
-  // more: the final IR of w1-w7, qmatmul.py and shapes.py unchanged).
+  // Multi-dim vector transfers to loops of 1-D ones: with the schedules,
+  // mo-lower-vectors did it on every function with vectors (the same
+  // patterns; the final IR of w1-w7, qmatmul.py and shapes.py is unchanged
+  // without convert-vector-to-scf); without them, convert-vector-to-scf
+  // (tests/ir/mo-cpu-codegen-vectors.mlir). Quant.cpp's transfers are 1-D,
+  // which convert-vector-to-llvm takes as they are.
   add(pm, options.schedules ? "func.func(convert-linalg-to-loops,canonicalize,cse)"
                             : "func.func(convert-linalg-to-loops,"
                               "convert-vector-to-scf{full-unroll=true},canonicalize,cse)");

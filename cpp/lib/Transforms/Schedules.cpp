@@ -1244,11 +1244,12 @@ void scalarizeExtractedLoads(func::FuncOp func) {
 /// kernel, as transform.apply_patterns did (four sets, one with every
 /// dialect's canonicalization): MoLowerVectors on w7 30-54 -> 15-24 ms of
 /// CPU (three runs each, alternated, on a loaded machine), the final IR
-/// the same on w1-w7, qmatmul.py's and shapes.py's graphs. No fold_memref_alias_ops: folding the
-/// rank-reducing subview of a packed tile into its transfers leaves them
-/// writing a non-minor dim, which LLVM gets as a store per element. No
-/// canonicalization or CSE at the end: the pipeline's, after
-/// convert-vector-to-scf, leave the same IR.
+/// the same on w1-w7, qmatmul.py's and shapes.py's graphs. The last round
+/// is convert-vector-to-scf's, which the pipeline then leaves out. No
+/// fold_memref_alias_ops: folding the rank-reducing subview of a packed
+/// tile into its transfers leaves them writing a non-minor dim, which LLVM
+/// gets as a store per element. No canonicalization or CSE at the end: the
+/// pipeline's, after convert-linalg-to-loops, leave the same IR.
 class VectorLowering {
 public:
   explicit VectorLowering(MLIRContext *ctx) {
