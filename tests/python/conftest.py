@@ -41,3 +41,22 @@ def threads(request):
     compiler.set_num_threads(request.param)
     yield request.param
     compiler.set_num_threads(None)
+
+
+@pytest.fixture
+def failing_schedules(monkeypatch):
+    """Every scheduled CPU codegen fails with "a schedule went wrong", so that
+    graphs compile through the fallback without schedules; nothing comes
+    from the compile cache. Yields the real compiler._run_pipeline."""
+    from mo import compiler
+
+    real = compiler._run_pipeline
+
+    def failing(module, pipeline):
+        if pipeline.startswith("mo-cpu-codegen") and "schedules=0" not in pipeline:
+            raise compiler.CompileError(f"{pipeline} failed:\nerror: a schedule went wrong")
+        return real(module, pipeline)
+
+    monkeypatch.setattr(compiler, "_run_pipeline", failing)
+    monkeypatch.setenv("MO_CACHE", "0")  # compiled here, not found compiled
+    yield real

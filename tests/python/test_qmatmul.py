@@ -96,19 +96,10 @@ def test_qmatmul_tiles_and_chunks(enc, m, n, threads):
 
 
 @pytest.mark.parametrize("enc", ENCODINGS, ids=lambda e: e.name)
-def test_qmatmul_without_schedules(enc, monkeypatch):
+def test_qmatmul_without_schedules(enc, failing_schedules):
     """qmatmul compiled by the pipeline without schedules (the fallback when
     one fails), where mo-lower-vectors does not run on its vector kernels,
     still matches numpy."""
-    real = compiler._run_pipeline
-
-    def failing(module, pipeline):
-        if pipeline.startswith("mo-cpu-codegen") and "schedules=0" not in pipeline:
-            raise compiler.CompileError(f"{pipeline} failed:\nerror: a schedule went wrong")
-        return real(module, pipeline)
-
-    monkeypatch.setattr(compiler, "_run_pipeline", failing)
-    monkeypatch.setenv("MO_CACHE", "0")  # compiled here, not found compiled
     with pytest.warns(RuntimeWarning, match="compiled without them"):
         _check(enc, 7, 512, 33)
 

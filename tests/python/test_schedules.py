@@ -477,19 +477,11 @@ def test_approximated_math_accuracy(name):
     np.testing.assert_array_equal(out[-len(specials):][np.isnan(specials)], np.nan)
 
 
-def test_failed_schedules_fall_back_to_loops(monkeypatch):
+def test_failed_schedules_fall_back_to_loops(failing_schedules, monkeypatch):
     """A graph whose schedules cannot be carried out still compiles (every op
     as loops) with a RuntimeWarning naming the failure, and runs correctly;
     an error that is not the schedules' is still a CompileError."""
-    real = compiler._run_pipeline
-
-    def failing(module, pipeline):
-        if pipeline.startswith("mo-cpu-codegen") and "schedules=0" not in pipeline:
-            raise compiler.CompileError(f"{pipeline} failed:\nerror: a schedule went wrong")
-        return real(module, pipeline)
-
-    monkeypatch.setattr(compiler, "_run_pipeline", failing)
-    monkeypatch.setenv("MO_CACHE", "0")  # compiled here, not found compiled
+    real = failing_schedules
     with pytest.warns(RuntimeWarning, match="the CPU schedules failed, compiled without them "
                                             r"\(slower code\): error: a schedule went wrong"):
         run = compilation.compile(lambda a, b: a @ b)(L(256, 256), L(256, 256))
