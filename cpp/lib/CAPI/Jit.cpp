@@ -31,7 +31,11 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -59,6 +63,7 @@
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/CanonicalizeFreezeInLoops.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <optional>
 #include <thread>
@@ -284,6 +289,106 @@ llvm::FunctionPassManager strengthReduction(bool fmaLoopsOnly) {
   return pipeline;
 }
 
+/// The streaming stores of mo-stream-stores. Its twins ("mo-streaming", an
+/// attribute OpenMP's outlined regions inherit) mark nontemporal the stores
+/// of buffers they were called with only if 64-byte aligned. LLVM's loop
+/// vectorizer leaves a loop of nontemporal scalar stores scalar (it wants
+/// each vector store aligned to its size), so the mark comes off before
+/// optimization; the buffers remain, assumed aligned where they are defined
+/// (an assumption in an OpenMP region does not survive its outlining). After
+/// optimization, the vector stores into them of whole cache lines or halves,
+/// known aligned, are marked again and become streaming stores, and a function
+/// with any fences them before it returns: a streaming store is ordered
+/// with no other, and a consumer may run on another thread. Anywhere else
+/// the mark just comes off.
+class StreamingStores {
+public:
+  explicit StreamingStores(llvm::Module &module) {
+    for (llvm::Function &f : module) {
+      bool twin = f.hasFnAttribute("mo-streaming");
+      llvm::SmallPtrSet<llvm::Value *, 4> seen;
+      for (llvm::Instruction &inst : llvm::instructions(f)) {
+        auto *store = dyn_cast<llvm::StoreInst>(&inst);
+        if (!store || !store->getMetadata(llvm::LLVMContext::MD_nontemporal))
+          continue;
+        store->setMetadata(llvm::LLVMContext::MD_nontemporal, nullptr);
+        llvm::Value *buffer = llvm::getUnderlyingObject(store->getPointerOperand());
+        if (twin && buffer->getType()->isPointerTy() && seen.insert(buffer).second)
+          buffers.push_back({buffer, &f});
+      }
+    }
+    for (auto &[buffer, f] : buffers) {
+      llvm::BasicBlock::iterator at = f->getEntryBlock().getFirstInsertionPt();
+      if (auto *def = dyn_cast<llvm::Instruction>(&*buffer))
+        at = isa<llvm::PHINode>(def) ? def->getParent()->getFirstInsertionPt()
+                                     : std::next(def->getIterator());
+      llvm::IRBuilder<> builder(f->getContext());
+      builder.SetInsertPoint(at);
+      builder.CreateAlignmentAssumption(f->getDataLayout(), buffer, kLine);
+    }
+  }
+
+  void stream(llvm::Module &module, llvm::FunctionAnalysisManager &functions) {
+    if (buffers.empty() || !module.getTargetTriple().isX86())
+      return;
+    llvm::SmallPtrSet<const llvm::Value *, 8> live;
+    for (auto &[buffer, f] : buffers)
+      if (buffer)
+        live.insert(buffer);
+    for (llvm::Function &f : module)
+      if (f.hasFnAttribute("mo-streaming") && !f.isDeclaration())
+        stream(f, functions, live);
+  }
+
+private:
+  static constexpr unsigned kLine = 64;
+
+  void stream(llvm::Function &f, llvm::FunctionAnalysisManager &functions,
+              const llvm::SmallPtrSetImpl<const llvm::Value *> &live) {
+    const llvm::DataLayout &layout = f.getDataLayout();
+    auto &assumptions = functions.getResult<llvm::AssumptionAnalysis>(f);
+    auto &dominators = functions.getResult<llvm::DominatorTreeAnalysis>(f);
+    auto &loops = functions.getResult<llvm::LoopAnalysis>(f);
+    llvm::MDNode *mark = nullptr;
+    for (llvm::Instruction &inst : llvm::instructions(f)) {
+      auto *store = dyn_cast<llvm::StoreInst>(&inst);
+      if (!store || !store->getValueOperand()->getType()->isVectorTy())
+        continue;
+      // Whole 32-byte halves (AVX2's vectors) or lines, consecutive stores
+      // completing each line.
+      llvm::TypeSize bytes = layout.getTypeStoreSize(store->getValueOperand()->getType());
+      if (bytes.isScalable() || bytes.getFixedValue() % (kLine / 2))
+        continue;
+      SmallVector<const llvm::Value *> objects;
+      llvm::getUnderlyingObjects(store->getPointerOperand(), objects, &loops);
+      if (objects.empty() ||
+          !llvm::all_of(objects, [&](const llvm::Value *o) { return live.contains(o); }))
+        continue;
+      // (Known bits see no alignment through strength-reduced pointers,
+      // InferAlignment did before.)
+      llvm::Align known =
+          std::max(store->getAlign(), llvm::getKnownAlignment(store->getPointerOperand(), layout,
+                                                              store, &assumptions, &dominators));
+      if (known < llvm::Align(std::min<uint64_t>(bytes.getFixedValue(), kLine)))
+        continue;
+      if (!mark) {
+        llvm::LLVMContext &context = f.getContext();
+        mark = llvm::MDNode::get(context, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                              llvm::Type::getInt32Ty(context), 1)));
+      }
+      store->setAlignment(known);
+      store->setMetadata(llvm::LLVMContext::MD_nontemporal, mark);
+    }
+    if (!mark)
+      return;
+    for (llvm::BasicBlock &block : f)
+      if (auto *ret = dyn_cast<llvm::ReturnInst>(block.getTerminator()))
+        llvm::IRBuilder<>(ret).CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {});
+  }
+
+  SmallVector<std::pair<llvm::WeakTrackingVH, llvm::Function *>> buffers;
+};
+
 /// LLVM's -O<optLevel> pipeline without its loop unroller, for the
 /// functions MLIR did not vectorize (elementwise and row-reduction kernels
 /// that reach LLVM as scalar loops: w4/w5 run 7-17x slower without its loop
@@ -295,6 +400,7 @@ llvm::FunctionPassManager strengthReduction(bool fmaLoopsOnly) {
 /// loop strength reduction then work through (w7's cold compile 800 -> 600
 /// ms at equal run time).
 void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) {
+  StreamingStores streaming(module);
   llvm::PipelineTuningOptions tuning;
   tuning.LoopUnrolling = false;
   llvm::LoopAnalysisManager loops;
@@ -346,6 +452,7 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
       f->removeFnAttr(llvm::Attribute::NoInline);
     pipeline.run(*f, functions);
   }
+  streaming.stream(module, functions);
 }
 
 /// Whether `f`, a definition, has no loop.

@@ -99,6 +99,11 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
   add(pm, options.schedules ? "func.func(convert-linalg-to-loops,canonicalize,cse)"
                             : "func.func(convert-linalg-to-loops,"
                               "convert-vector-to-scf{full-unroll=true},canonicalize,cse)");
+  // Results larger than the caches, which a kernel only writes, streamed
+  // past them where aligned.
+  add(pm, llvm::formatv("mo-stream-stores{{min-bytes={0}}",
+                        options.streamMinBytes.getValue())
+              .str());
   // Math before vectors: math-to-libm scalarizes what has no LLVM
   // intrinsic (erf in a GELU backward's 8x32 register tile) into
   // vector.extract/insert, which vector-to-llvm then lowers.

@@ -42,6 +42,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "num-threads",
       llvm::cl::desc("Threads the schedules split work across (OpenMP when > 1)"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> streamMinBytes{
+      *this, "stream-min-bytes",
+      llvm::cl::desc("Smallest result a kernel streams past the caches "
+                     "(mo-stream-stores); -1: the host's last-level cache"),
+      llvm::cl::init(-1)};
   PassOptions::Option<std::string> cpuFeatures{
       *this, "cpu-features",
       llvm::cl::desc("Target features the schedules are chosen for "

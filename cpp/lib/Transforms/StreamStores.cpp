@@ -1,0 +1,193 @@
+//===- StreamStores.cpp - Large write-only results stored past the caches -===//
+//
+// A kernel that writes a result larger than the last-level cache, and never
+// reads it, gets a streaming twin, called instead of its body where each
+// such result is 64-byte aligned: the twin's stores into them are
+// nontemporal, and it carries the "mo-streaming" attribute, which tells
+// code generation (moJitCompile) that those buffers are aligned. There the
+// stores it vectorized into whole aligned cache lines become streaming
+// stores (no read of each line before its write, the caches left to the
+// inputs); the mark comes off the others.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mo/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <fstream>
+#include <string>
+
+namespace mlir::mo {
+#define GEN_PASS_DEF_MOSTREAMSTORES
+#include "Mo/MoPasses.h.inc"
+} // namespace mlir::mo
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kLine = 64;
+
+/// The host's last-level cache in bytes, the share of one core's: Linux's
+/// sysfs, as lscpu reads it (sysconf's L3 is a whole socket's on some
+/// processors, a dozen caches), else 32 MiB.
+int64_t lastLevelCache() {
+  int64_t best = 0, bestLevel = 0;
+  for (int index = 0;; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream levelFile(dir + "level"), sizeFile(dir + "size");
+    int64_t level = 0, size = 0;
+    std::string unit;
+    if (!(levelFile >> level) || !(sizeFile >> size))
+      break;
+    sizeFile >> unit;
+    size <<= unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : 0;
+    if (level > bestLevel || (level == bestLevel && size > best))
+      best = size, bestLevel = level;
+  }
+  return best > 0 ? best : int64_t(32) << 20;
+}
+
+/// The memref a store writes through, or null for any other op.
+Value storedMemRef(Operation *op) {
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return store.getMemRef();
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return store.getBase();
+  return nullptr;
+}
+
+/// Whether every use of `buffer`, through views of it, is a store into it
+/// (memref.dim reads no data), and there is one.
+bool isWrittenOnly(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  bool stored = false;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<memref::DimOp>(user))
+        continue;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == value) {
+        worklist.append(user->result_begin(), user->result_end());
+        continue;
+      }
+      if (storedMemRef(user) != value || use.getOperandNumber() == 0)
+        return false; // a read, or the buffer stored as a value
+      stored = true;
+    }
+  }
+  return stored;
+}
+
+/// Whether `type` is a result worth streaming: static, contiguous, at least
+/// `minBytes`, each row starting a cache line where the buffer does.
+bool isLarge(MemRefType type, int64_t minBytes) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() || type.getRank() == 0)
+    return false;
+  unsigned bits = type.getElementTypeBitWidth();
+  if (bits % 8)
+    return false;
+  int64_t rowBytes = type.getShape().back() * (bits / 8);
+  return type.getNumElements() * (bits / 8) >= minBytes &&
+         (type.getRank() == 1 || rowBytes % kLine == 0);
+}
+
+/// Whether `buffer` starts a cache line.
+Value isAligned(OpBuilder &b, Location loc, Value buffer) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value offset = arith::AndIOp::create(
+      b, loc, address, arith::ConstantIndexOp::create(b, loc, kLine - 1));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, offset,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
+/// Whether `func` is a kernel of mo-outline-kernels: one block, no results.
+bool isKernel(func::FuncOp func) {
+  auto passthrough = func->getAttrOfType<ArrayAttr>("passthrough");
+  return passthrough && !func.isExternal() && func.getFunctionBody().hasOneBlock() &&
+         func.getNumResults() == 0 &&
+         llvm::is_contained(passthrough.getValue(), StringAttr::get(func.getContext(), "noinline"));
+}
+
+/// Marks nontemporal the stores of `func` into `buffers`, through views.
+void markStores(func::FuncOp func, ArrayRef<BlockArgument> buffers) {
+  DenseSet<Value> roots(buffers.begin(), buffers.end());
+  func.walk([&](Operation *op) {
+    Value buffer = storedMemRef(op);
+    while (buffer && !roots.contains(buffer)) {
+      auto view = buffer.getDefiningOp<ViewLikeOpInterface>();
+      buffer = view ? view.getViewSource() : nullptr;
+    }
+    if (!buffer)
+      return;
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      store.setNontemporal(true);
+    else
+      cast<vector::StoreOp>(op).setNontemporal(true);
+  });
+}
+
+struct MoStreamStoresPass : public mo::impl::MoStreamStoresBase<MoStreamStoresPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    static const int64_t hostCache = lastLevelCache();
+    int64_t threshold = minBytes >= 0 ? minBytes : hostCache;
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> kernels(llvm::make_filter_range(
+        module.getOps<func::FuncOp>(), [](func::FuncOp f) { return isKernel(f); }));
+    for (func::FuncOp kernel : kernels) {
+      SmallVector<unsigned> streamed;
+      for (BlockArgument arg : kernel.getArguments())
+        if (auto type = dyn_cast<MemRefType>(arg.getType());
+            type && isLarge(type, threshold) && isWrittenOnly(arg))
+          streamed.push_back(arg.getArgNumber());
+      if (streamed.empty())
+        continue;
+
+      // The twin: the kernel whole, its stores into those buffers marked.
+      auto twin = cast<func::FuncOp>(kernel->clone());
+      twin.setSymName((kernel.getSymName() + "_streaming").str());
+      symbols.insert(twin, std::next(Block::iterator(kernel)));
+      SmallVector<Attribute> passthrough(
+          kernel->getAttrOfType<ArrayAttr>("passthrough").getValue());
+      passthrough.push_back(StringAttr::get(&getContext(), "mo-streaming"));
+      twin->setAttr("passthrough", ArrayAttr::get(&getContext(), passthrough));
+      markStores(twin, llvm::map_to_vector(streamed, [&](unsigned i) {
+                   return twin.getArgument(i);
+                 }));
+
+      // The kernel: the twin where every such buffer is aligned, else its body.
+      Block &body = kernel.getFunctionBody().front();
+      SmallVector<Operation *> ops;
+      for (Operation &op : body.without_terminator())
+        ops.push_back(&op);
+      Location loc = kernel.getLoc();
+      OpBuilder b = OpBuilder::atBlockBegin(&body);
+      Value aligned;
+      for (unsigned i : streamed) {
+        Value ok = isAligned(b, loc, kernel.getArgument(i));
+        aligned = aligned ? arith::AndIOp::create(b, loc, aligned, ok).getResult() : ok;
+      }
+      auto branch = scf::IfOp::create(b, loc, TypeRange{}, aligned, /*withElseRegion=*/true);
+      OpBuilder then = OpBuilder::atBlockTerminator(branch.thenBlock());
+      func::CallOp::create(then, loc, twin, kernel.getArguments());
+      for (Operation *op : ops)
+        op->moveBefore(branch.elseBlock()->getTerminator());
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,105 @@
+// mo-stream-stores: a kernel that only writes a buffer of at least
+// min-bytes (static, contiguous, rows of whole 64-byte lines) calls a
+// streaming twin when the buffer is 64-byte aligned; the twin's stores into
+// it are nontemporal and it carries "mo-streaming". Buffers that are read,
+// small, strided or of ragged rows, and functions that are not kernels,
+// keep their stores.
+// RUN: mo-opt %s --pass-pipeline='builtin.module(mo-stream-stores{min-bytes=4096})' | FileCheck %s
+
+// CHECK-LABEL: func.func private @eltwise
+// CHECK-SAME: (%[[X:.*]]: memref<32x64xf32>, %[[Y:.*]]: memref<32x64xf32>)
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: %[[MASK:.*]] = arith.constant 63 : index
+// CHECK: %[[LOW:.*]] = arith.andi %[[P]], %[[MASK]]
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOW]]
+// CHECK: scf.if %[[OK]] {
+// CHECK-NEXT: func.call @eltwise_streaming(%[[X]], %[[Y]])
+// CHECK-NEXT: } else {
+// CHECK: omp.parallel {
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x64xf32
+// CHECK-NOT: nontemporal
+// CHECK: return
+// CHECK-LABEL: func.func private @eltwise_streaming
+// CHECK-SAME: passthrough = ["noinline", "mo-streaming"]
+// CHECK-NOT: scf.if
+// CHECK: omp.parallel {
+// CHECK: memref.load %{{.*}} : memref<16x64xf32
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {nontemporal = true} : memref<16x64xf32
+func.func private @eltwise(%x: memref<32x64xf32>, %y: memref<32x64xf32>)
+    attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%t) : index = (%c0) to (%c2) step (%c1) {
+        %row = arith.muli %t, %c16 : index
+        %xs = memref.subview %x[%row, 0] [16, 64] [1, 1]
+            : memref<32x64xf32> to memref<16x64xf32, strided<[64, 1], offset: ?>>
+        %ys = memref.subview %y[%row, 0] [16, 64] [1, 1]
+            : memref<32x64xf32> to memref<16x64xf32, strided<[64, 1], offset: ?>>
+        scf.for %i = %c0 to %c16 step %c1 {
+          scf.for %j = %c0 to %c64 step %c1 {
+            %v = memref.load %xs[%i, %j] : memref<16x64xf32, strided<[64, 1], offset: ?>>
+            %w = arith.addf %v, %v : f32
+            memref.store %w, %ys[%i, %j] : memref<16x64xf32, strided<[64, 1], offset: ?>>
+          }
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// Vector stores too; a buffer stored into that is also read keeps its
+// stores, and one that is only written is streamed.
+// CHECK-LABEL: func.func private @vectors
+// CHECK-SAME: (%[[A:.*]]: memref<16x64xf32>, %[[B:.*]]: memref<16x64xf32>)
+// CHECK: memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK-NOT: memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: func.call @vectors_streaming(%[[A]], %[[B]])
+// CHECK-LABEL: func.func private @vectors_streaming
+// CHECK: %[[V:.*]] = vector.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x64xf32>, vector<16xf32>
+// CHECK: vector.store %[[V]], %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x64xf32>, vector<16xf32>
+// CHECK: vector.store %[[V]], %{{.*}}[%{{.*}}, %{{.*}}] {nontemporal = true} : memref<16x64xf32>, vector<16xf32>
+func.func private @vectors(%a: memref<16x64xf32>, %b: memref<16x64xf32>)
+    attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %a[%c0, %c0] : memref<16x64xf32>, vector<16xf32>
+  vector.store %v, %a[%c0, %c0] : memref<16x64xf32>, vector<16xf32>
+  vector.store %v, %b[%c0, %c0] : memref<16x64xf32>, vector<16xf32>
+  return
+}
+
+// CHECK-LABEL: func.func private @not_streamed
+// CHECK-NOT: scf.if
+// CHECK-NOT: nontemporal
+// CHECK: return
+func.func private @not_streamed(%small: memref<8x64xf32>, %ragged: memref<32x60xf32>,
+                                %strided: memref<32x64xf32, strided<[128, 1]>>,
+                                %dynamic: memref<?x64xf32>, %v: f32)
+    attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  memref.store %v, %small[%c0, %c0] : memref<8x64xf32>
+  memref.store %v, %ragged[%c0, %c0] : memref<32x60xf32>
+  memref.store %v, %strided[%c0, %c0] : memref<32x64xf32, strided<[128, 1]>>
+  memref.store %v, %dynamic[%c0, %c0] : memref<?x64xf32>
+  return
+}
+
+// Not a kernel (no noinline passthrough): left alone.
+// CHECK-LABEL: func.func @entry
+// CHECK-NOT: scf.if
+// CHECK-NOT: nontemporal
+// CHECK: return
+func.func @entry(%y: memref<32x64xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  memref.store %v, %y[%c0, %c0] : memref<32x64xf32>
+  return
+}
+
+// CHECK-NOT: _streaming

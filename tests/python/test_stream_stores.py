@@ -1,0 +1,116 @@
+"""Streaming stores (mo-stream-stores, moJitCompile): a kernel's large
+write-only results are written past the caches where they are 64-byte
+aligned, and correctly either way. The threshold is lowered to 4 KiB here
+(it is the host's last-level cache by default), so small graphs stream."""
+
+import platform
+
+import numpy as np
+import pytest
+
+from mo import compilation, compiler
+from mo import functional as F
+from mo.driver import CPU
+from mo.dtype import DType
+from mo.sharding import TensorLayout
+
+SFENCE = b"\x0f\xae\xf8"  # ends each function that made streaming stores
+X86 = platform.machine().lower() in ("x86_64", "amd64")
+
+
+def L(*shape):
+    return TensorLayout(DType.float32, list(shape), CPU())
+
+
+@pytest.fixture
+def objects(monkeypatch):
+    """Streams results of 4 KiB and more; nothing from the compile cache.
+    Yields the object files each compile generated, in order."""
+    from mo._mlir._mlir_libs import _moDialects
+
+    real_pipeline, real_jit = compiler._run_pipeline, _moDialects.jit_compile
+    compiled = []
+
+    def pipeline(module, text):
+        if text.startswith("mo-cpu-codegen"):
+            text = text[:-1] + " stream-min-bytes=4096}"
+        return real_pipeline(module, text)
+
+    def jit(module, opt_level):
+        compiled.append(real_jit(module, opt_level))
+        return compiled[-1]
+
+    monkeypatch.setattr(compiler, "_run_pipeline", pipeline)
+    monkeypatch.setattr(_moDialects, "jit_compile", jit)
+    monkeypatch.setenv("MO_CACHE", "0")
+    yield compiled
+
+
+def eltwise(x):
+    return F.relu(x * 2.0 + 1.0) * x
+
+
+def reference(x):
+    return np.maximum(x * 2 + 1, 0) * x
+
+
+def misaligned_output(run, x):
+    """``run`` on ``x`` with its output written through a view 4 bytes past a
+    64-byte boundary (as a torch tensor's storage offset can put it)."""
+    raw = np.zeros(x.size + 32, np.float32)
+    start = (-raw.ctypes.data // 4) % 16 + 1  # one float past a line
+    out = raw[start:start + x.size].reshape(x.shape)
+    assert out.ctypes.data % 64 == 4
+    elements = lambda a: [s // a.itemsize for s in a.strides]  # noqa: E731
+    run._exe.run_views([(x.ctypes.data, list(x.shape), elements(x)),
+                        (out.ctypes.data, list(out.shape), elements(out))])
+    return out
+
+
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+@pytest.mark.parametrize("shape", [(256, 1024), (257, 1040)])
+def test_streamed_results_match_numpy(objects, threads, shape):
+    """Rows of whole cache lines stream (a store fence in the code) and match
+    numpy, through the aligned output mo allocates and through a misaligned
+    one (the kernel as it was)."""
+    run = compilation.compile(eltwise)(L(*shape))
+    x = np.random.default_rng(1).standard_normal(shape, np.float32)
+    if X86:
+        assert any(SFENCE in o for o in objects[-1])
+    np.testing.assert_allclose(run(x).to_numpy(), reference(x), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(misaligned_output(run, x), reference(x), rtol=1e-6, atol=1e-6)
+
+
+def test_not_streamed(objects):
+    """Results below the threshold, rows that are not whole cache lines, and
+    results the kernel reads again (a row's maximum subtracted) keep their
+    stores: no store fence."""
+    rng = np.random.default_rng(2)
+    small = compilation.compile(eltwise)(L(8, 64))  # 2 KiB
+    ragged = compilation.compile(eltwise)(L(256, 1000))  # rows of 4000 bytes
+    softmax = compilation.compile(F.softmax)(L(256, 1024))  # exp stored, then scaled
+    for run, shape in ((small, (8, 64)), (ragged, (256, 1000))):
+        x = rng.standard_normal(shape, np.float32)
+        np.testing.assert_allclose(run(x).to_numpy(), reference(x), rtol=1e-6, atol=1e-6)
+    x = rng.standard_normal((256, 1024), np.float32)
+    e = np.exp(x - x.max(-1, keepdims=True))
+    np.testing.assert_allclose(softmax(x).to_numpy(), e / e.sum(-1, keepdims=True),
+                               rtol=1e-5, atol=1e-7)
+    assert len(objects) == 3
+    assert not any(SFENCE in o for compiled in objects for o in compiled)
+
+
+def test_default_threshold_is_the_last_level_cache(monkeypatch):
+    """Without the option, a 1 MiB result stays in the caches (every host's
+    last-level cache is larger)."""
+    from mo._mlir._mlir_libs import _moDialects
+
+    real_jit = _moDialects.jit_compile
+    compiled = []
+    monkeypatch.setattr(_moDialects, "jit_compile",
+                        lambda m, level: compiled.append(real_jit(m, level)) or compiled[-1])
+    monkeypatch.setenv("MO_CACHE", "0")
+    run = compilation.compile(eltwise)(L(256, 1024))
+    x = np.random.default_rng(3).standard_normal((256, 1024), np.float32)
+    np.testing.assert_allclose(run(x).to_numpy(), reference(x), rtol=1e-6, atol=1e-6)
+    assert compiled and not any(SFENCE in o for o in compiled[0])
