@@ -73,20 +73,4 @@ def MoDropPaddedRowsOp : Op<Transform_Dialect, "mo.drop_padded_rows",
   let cppNamespace = "::mlir::mo";
 }
 
-def MoForwardMaskedReadsOp : Op<Transform_Dialect,
-    "apply_patterns.mo.forward_masked_reads",
-    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
-  let summary = "Forwards a written vector to masked reads of it";
-  let description = [{
-    A masked `vector.transfer_read` whose masked-off lanes are poison, of
-    the tensor an in-bounds `vector.transfer_write` of the same vector type
-    wrote at the same place (or of a unit-stride slice of it there), whose
-    mask covers every lane the read's does: the written vector. Upstream's
-    fold of a read after a write stops at masks; a padded register tile's
-    masked epilogue reads its accumulator this way.
-  }];
-  let assemblyFormat = "attr-dict";
-  let cppNamespace = "::mlir::mo";
-}
-
 #endif // MO_TRANSFORM_OPS

@@ -4,9 +4,10 @@
 // `transform.mo.fuse_into_containing_op`, producer fusion without the
 // per-producer diagnostic of upstream's op, whose verify-and-print of the
 // whole loop made fusion quadratic in a fused chain's length;
-// `transform.mo.drop_padded_rows` and the `forward_masked_reads` patterns,
-// with which a register tile of a run-time row count is one version of the
-// code (its last rows clamped, its results masked) instead of two.
+// `transform.mo.drop_padded_rows` and the forward-masked-reads patterns
+// (which the schedules' cleanup runs), with which a register tile of a
+// run-time row count is one version of the code (its last rows clamped, its
+// results masked) instead of two.
 //
 //===----------------------------------------------------------------------===//
 
@@ -273,7 +274,12 @@ std::optional<SmallVector<OpFoldResult>> maskBounds(Value mask) {
   return std::nullopt;
 }
 
-/// transform.apply_patterns.mo.forward_masked_reads.
+/// A masked `vector.transfer_read` whose masked-off lanes are poison, of the
+/// tensor an in-bounds `vector.transfer_write` of the same vector type wrote
+/// at the same place (or of a unit-stride slice of it there), whose mask
+/// covers every lane the read's does: the written vector. Upstream's fold of
+/// a read after a write stops at masks; a padded register tile's masked
+/// epilogue reads its accumulator this way.
 struct ForwardMaskedRead : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -400,10 +406,6 @@ void mo::MoDropPaddedRowsOp::getEffects(SmallVectorImpl<MemoryEffects::EffectIns
 
 void mo::populateForwardMaskedReadsPatterns(RewritePatternSet &patterns) {
   patterns.add<ForwardMaskedRead>(patterns.getContext());
-}
-
-void mo::MoForwardMaskedReadsOp::populatePatterns(RewritePatternSet &patterns) {
-  populateForwardMaskedReadsPatterns(patterns);
 }
 
 #define GET_OP_CLASSES

@@ -79,7 +79,8 @@ bool sameDestination(Value a, Value b);
 /// (cpp/lib/Transforms/ScheduleOps.cpp).
 void registerTransformExtension(DialectRegistry &registry);
 
-/// The patterns of `transform.apply_patterns.mo.forward_masked_reads`.
+/// Forwards a vector written in bounds to masked reads of it
+/// (ScheduleOps.cpp; the schedules' cleanup runs it).
 void populateForwardMaskedReadsPatterns(RewritePatternSet &patterns);
 
 /// SubsetOpInterface for tensor slices and vector transfers, comparing their
