@@ -81,6 +81,21 @@ def test_streamed_results_match_numpy(objects, threads, shape):
     np.testing.assert_allclose(misaligned_output(run, x), reference(x), rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+def test_run_time_rows(objects, threads):
+    """A run-time row count streams where the result is large enough when the
+    kernel runs (here from 2 rows of 2 KiB), and is correct on both sides."""
+    run = compilation.compile(eltwise)(L("n", 512))
+    if X86:
+        assert any(SFENCE in o for o in objects[-1])
+    rng = np.random.default_rng(4)
+    for rows in (1, 2, 3, 257):
+        x = rng.standard_normal((rows, 512), np.float32)
+        np.testing.assert_allclose(run(x).to_numpy(), reference(x), rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(misaligned_output(run, x), reference(x), rtol=1e-6,
+                                   atol=1e-6)
+
+
 def test_not_streamed(objects):
     """Results below the threshold, rows that are not whole cache lines, and
     results the kernel reads again (a row's maximum subtracted) keep their
