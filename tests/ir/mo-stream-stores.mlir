@@ -1,10 +1,12 @@
 // mo-stream-stores: a kernel that only writes a buffer of at least
 // min-bytes (static, contiguous, rows of whole 64-byte lines) calls a
 // streaming twin when the buffer is 64-byte aligned; the twin's stores into
-// it are nontemporal and it carries "mo-streaming". A run-time size is
+// it are nontemporal (1-D transfer writes that are stores become stores) and
+// it carries "mo-streaming". A run-time size is
 // compared when the kernel runs. Buffers that are read, small, strided, of
 // ragged or run-time rows or of elements other than numbers (index,
-// vectors), and functions that are not kernels, keep their stores.
+// vectors), or written by masked transfers only, and functions that are not
+// kernels, keep their stores.
 // RUN: mo-opt %s --pass-pipeline='builtin.module(mo-stream-stores{min-bytes=4096})' | FileCheck %s
 
 // CHECK-LABEL: func.func private @eltwise
@@ -76,6 +78,25 @@ func.func private @vectors(%a: memref<16x64xf32>, %b: memref<16x64xf32>)
   return
 }
 
+// 1-D transfer writes in bounds, unmasked, become nontemporal stores in the
+// twin; a masked one stays a transfer.
+// CHECK-LABEL: func.func private @transfers
+// CHECK: func.call @transfers_streaming(
+// CHECK: } else {
+// CHECK: vector.transfer_write
+// CHECK: vector.transfer_write
+// CHECK-LABEL: func.func private @transfers_streaming
+// CHECK: vector.store %{{.*}} {nontemporal = true} : memref<16x64xf32>, vector<32xf32>
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}} : vector<32xf32>, memref<16x64xf32>
+func.func private @transfers(%b: memref<16x64xf32>, %v: vector<32xf32>, %m: vector<32xi1>)
+    attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  vector.transfer_write %v, %b[%c0, %c0] {in_bounds = [true]} : vector<32xf32>, memref<16x64xf32>
+  vector.transfer_write %v, %b[%c0, %c32], %m {in_bounds = [true]} : vector<32xf32>, memref<16x64xf32>
+  return
+}
+
 // A run-time row count: the size is compared when the kernel runs.
 // CHECK-LABEL: func.func private @run_time_rows
 // CHECK-SAME: (%[[R:.*]]: memref<?x64xf32>
@@ -104,10 +125,13 @@ func.func private @run_time_rows(%r: memref<?x64xf32>, %v: f32)
 func.func private @not_streamed(%small: memref<8x64xf32>, %ragged: memref<32x60xf32>,
                                 %strided: memref<32x64xf32, strided<[128, 1]>>,
                                 %columns: memref<64x?xf32>, %indices: memref<64x64xindex>,
-                                %vectors: memref<64x64xvector<4xf32>>, %v: f32)
+                                %vectors: memref<64x64xvector<4xf32>>,
+                                %masked: memref<64x64xf32>, %m: vector<32xi1>, %v: f32)
     attributes {passthrough = ["noinline"]} {
   %c0 = arith.constant 0 : index
   %v4 = vector.broadcast %v : f32 to vector<4xf32>
+  %v32 = vector.broadcast %v : f32 to vector<32xf32>
+  vector.transfer_write %v32, %masked[%c0, %c0], %m {in_bounds = [true]} : vector<32xf32>, memref<64x64xf32>
   memref.store %c0, %indices[%c0, %c0] : memref<64x64xindex>
   memref.store %v4, %vectors[%c0, %c0] : memref<64x64xvector<4xf32>>
   memref.store %v, %small[%c0, %c0] : memref<8x64xf32>

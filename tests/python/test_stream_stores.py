@@ -82,6 +82,28 @@ def test_streamed_results_match_numpy(objects, threads, shape):
 
 
 @pytest.mark.parametrize("threads", [1, 2], indirect=True)
+@pytest.mark.parametrize("m", [64, 67])
+def test_streamed_matmul(objects, threads, m):
+    """A matmul's result, written by vector transfers, matches numpy, aligned
+    and misaligned; where the rows fill the register tiles (64), the writes
+    stream (67 rows: every write of a padded tile is masked, and stays)."""
+    run = compilation.compile(lambda a, b: F.relu(a @ b))(L(m, 96), L(96, 256))
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((m, 96), np.float32)
+    b = rng.standard_normal((96, 256), np.float32)
+    want = np.maximum(a @ b, 0)
+    if X86 and m == 64:
+        assert any(SFENCE in o for o in objects[-1])
+    np.testing.assert_allclose(run(a, b).to_numpy(), want, rtol=1e-4, atol=1e-4)
+    raw = np.zeros(m * 256 + 32, np.float32)
+    start = (-raw.ctypes.data // 4) % 16 + 1
+    out = raw[start:start + m * 256].reshape(m, 256)
+    run._exe.run_views([(a.ctypes.data, [m, 96], [96, 1]), (b.ctypes.data, [96, 256], [256, 1]),
+                        (out.ctypes.data, [m, 256], [256, 1])])
+    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
 def test_run_time_rows(objects, threads):
     """A run-time row count streams where the result is large enough when the
     kernel runs (here from 2 rows of 2 KiB), and is correct on both sides."""

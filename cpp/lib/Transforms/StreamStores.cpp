@@ -38,9 +38,9 @@ namespace {
 
 constexpr int64_t kLine = 64;
 
-/// The host's last-level cache in bytes, the share of one core's: Linux's
-/// sysfs, as lscpu reads it (sysconf's L3 is a whole socket's on some
-/// processors, a dozen caches), else 32 MiB.
+/// The size of the last-level cache the first core uses, in bytes: from
+/// Linux's sysfs, as lscpu reads it (sysconf's L3 is a whole socket's on
+/// some processors: a dozen such caches), else 32 MiB.
 int64_t lastLevelCache() {
   int64_t best = 0, bestLevel = 0;
   for (int index = 0;; ++index) {
@@ -64,11 +64,25 @@ Value storedMemRef(Operation *op) {
     return store.getMemRef();
   if (auto store = dyn_cast<vector::StoreOp>(op))
     return store.getBase();
+  if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+    return write.getBase();
   return nullptr;
 }
 
-/// Whether every use of `buffer`, through views of it, is a store into it
-/// (memref.dim reads no data), and there is one.
+/// Whether `op` (which stores into a memref) can be a nontemporal store:
+/// a store, or a 1-D vector transfer in bounds, unmasked, of contiguous
+/// elements (a store once convert-vector-to-llvm is done with it).
+bool isStreamable(Operation *op) {
+  auto write = dyn_cast<vector::TransferWriteOp>(op);
+  return !write || (write.getVectorType().getRank() == 1 && !write.getMask() &&
+                    write.getInBoundsValues().front() &&
+                    write.getPermutationMap().isMinorIdentity() &&
+                    cast<MemRefType>(write.getBase().getType()).isLastDimUnitStride());
+}
+
+/// Whether every use of `buffer`, through views of it, is a store or a
+/// vector transfer into it (memref.dim reads no data), and one of them can
+/// be a nontemporal store.
 bool isWrittenOnly(Value buffer) {
   SmallVector<Value> worklist{buffer};
   bool stored = false;
@@ -85,7 +99,7 @@ bool isWrittenOnly(Value buffer) {
       }
       if (storedMemRef(user) != value || use.getOperandNumber() == 0)
         return false; // a read, or the buffer stored as a value
-      stored = true;
+      stored |= isStreamable(user);
     }
   }
   return stored;
@@ -136,22 +150,32 @@ bool isKernel(func::FuncOp func) {
          llvm::is_contained(passthrough.getValue(), StringAttr::get(func.getContext(), "noinline"));
 }
 
-/// Marks nontemporal the stores of `func` into `buffers`, through views.
+/// Marks nontemporal the stores of `func` into `buffers`, through views (the
+/// transfers that can be stores made stores; other writes stay as they are).
 void markStores(func::FuncOp func, ArrayRef<BlockArgument> buffers) {
   DenseSet<Value> roots(buffers.begin(), buffers.end());
+  SmallVector<vector::TransferWriteOp> writes;
   func.walk([&](Operation *op) {
     Value buffer = storedMemRef(op);
     while (buffer && !roots.contains(buffer)) {
       auto view = buffer.getDefiningOp<ViewLikeOpInterface>();
       buffer = view ? view.getViewSource() : nullptr;
     }
-    if (!buffer)
+    if (!buffer || !isStreamable(op))
       return;
     if (auto store = dyn_cast<memref::StoreOp>(op))
       store.setNontemporal(true);
+    else if (auto store = dyn_cast<vector::StoreOp>(op))
+      store.setNontemporal(true);
     else
-      cast<vector::StoreOp>(op).setNontemporal(true);
+      writes.push_back(cast<vector::TransferWriteOp>(op));
   });
+  for (vector::TransferWriteOp write : writes) {
+    OpBuilder b(write);
+    vector::StoreOp::create(b, write.getLoc(), write.getVector(), write.getBase(),
+                            write.getIndices(), /*nontemporal=*/true);
+    write.erase();
+  }
 }
 
 struct MoStreamStoresPass : public mo::impl::MoStreamStoresBase<MoStreamStoresPass> {
