@@ -8,6 +8,8 @@
 // vectors), or written by masked transfers only, and functions that are not
 // kernels, keep their stores.
 // RUN: mo-opt %s --pass-pipeline='builtin.module(mo-stream-stores{min-bytes=4096})' | FileCheck %s
+// Twice is once: no twin of a twin.
+// RUN: mo-opt %s --pass-pipeline='builtin.module(mo-stream-stores{min-bytes=4096},mo-stream-stores{min-bytes=4096})' | FileCheck %s
 
 // CHECK-LABEL: func.func private @eltwise
 // CHECK-SAME: (%[[X:.*]]: memref<32x64xf32>, %[[Y:.*]]: memref<32x64xf32>)

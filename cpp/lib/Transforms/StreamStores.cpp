@@ -142,12 +142,15 @@ Value isAligned(OpBuilder &b, Location loc, Value buffer) {
                                arith::ConstantIndexOp::create(b, loc, 0));
 }
 
-/// Whether `func` is a kernel of mo-outline-kernels: one block, no results.
+/// Whether `func` is a kernel of mo-outline-kernels (one block, no results)
+/// and not a twin already.
 bool isKernel(func::FuncOp func) {
   auto passthrough = func->getAttrOfType<ArrayAttr>("passthrough");
+  auto named = [&](StringRef name) {
+    return llvm::is_contained(passthrough.getValue(), StringAttr::get(func.getContext(), name));
+  };
   return passthrough && !func.isExternal() && func.getFunctionBody().hasOneBlock() &&
-         func.getNumResults() == 0 &&
-         llvm::is_contained(passthrough.getValue(), StringAttr::get(func.getContext(), "noinline"));
+         func.getNumResults() == 0 && named("noinline") && !named("mo-streaming");
 }
 
 /// Marks nontemporal the stores of `func` into `buffers`, through views (the
