@@ -368,11 +368,10 @@ def MoStreamStores : Pass<"mo-stream-stores", "::mlir::ModuleOp"> {
   let summary = "Large results a kernel only writes stored past the caches";
   let description = [{
     A kernel (mo-outline-kernels) that writes a buffer argument of at least
-    `min-bytes` (contiguous, each row a whole number of 64-byte lines: the
-    innermost dim static) and never reads it gets a twin,
-    `<kernel>_streaming`, which it calls instead of running its body when
-    every such buffer is 64-byte aligned, and at least `min-bytes` where its
-    size is known only at run time. The twin's stores into them are `nontemporal`, and its
+    `min-bytes` (static, contiguous, each row a whole number of 64-byte
+    lines) and never reads it gets a twin, `<kernel>_streaming`, which it
+    calls instead of running its body when every such buffer is 64-byte
+    aligned. The twin's stores into them are `nontemporal`, and its
     `passthrough` names `mo-streaming`: a promise to code generation that
     the buffers its nontemporal stores write are 64-byte aligned. There
     (moJitCompile) the vector stores of whole cache lines into them bypass

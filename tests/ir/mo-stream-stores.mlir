@@ -2,9 +2,8 @@
 // min-bytes (static, contiguous, rows of whole 64-byte lines) calls a
 // streaming twin when the buffer is 64-byte aligned; the twin's stores into
 // it are nontemporal (1-D transfer writes that are stores become stores) and
-// it carries "mo-streaming". A run-time size is
-// compared when the kernel runs. Buffers that are read, small, strided, of
-// ragged or run-time rows or of elements other than numbers (index,
+// it carries "mo-streaming". Buffers that are read, small, strided, of
+// ragged rows, of run-time sizes or of elements other than numbers (index,
 // vectors), or written by masked transfers only, and functions that are not
 // kernels, keep their stores.
 // RUN: mo-opt %s --pass-pipeline='builtin.module(mo-stream-stores{min-bytes=4096})' | FileCheck %s
@@ -99,34 +98,13 @@ func.func private @transfers(%b: memref<16x64xf32>, %v: vector<32xf32>, %m: vect
   return
 }
 
-// A run-time row count: the size is compared when the kernel runs.
-// CHECK-LABEL: func.func private @run_time_rows
-// CHECK-SAME: (%[[R:.*]]: memref<?x64xf32>
-// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[R]]
-// CHECK: %[[ALIGNED:.*]] = arith.cmpi eq
-// CHECK: %[[ROWS:.*]] = memref.dim %[[R]], %{{.*}}
-// CHECK: %[[BYTES:.*]] = arith.muli
-// CHECK: %[[MIN:.*]] = arith.constant 4096 : index
-// CHECK: %[[LARGE:.*]] = arith.cmpi uge, %[[BYTES]], %[[MIN]]
-// CHECK: %[[BOTH:.*]] = arith.andi %[[ALIGNED]], %[[LARGE]]
-// CHECK: scf.if %[[BOTH]] {
-// CHECK-NEXT: func.call @run_time_rows_streaming(
-// CHECK-LABEL: func.func private @run_time_rows_streaming
-// CHECK: memref.store %{{.*}} {nontemporal = true} : memref<?x64xf32>
-func.func private @run_time_rows(%r: memref<?x64xf32>, %v: f32)
-    attributes {passthrough = ["noinline"]} {
-  %c0 = arith.constant 0 : index
-  memref.store %v, %r[%c0, %c0] : memref<?x64xf32>
-  return
-}
-
 // CHECK-LABEL: func.func private @not_streamed
 // CHECK-NOT: scf.if
 // CHECK-NOT: nontemporal
 // CHECK: return
 func.func private @not_streamed(%small: memref<8x64xf32>, %ragged: memref<32x60xf32>,
                                 %strided: memref<32x64xf32, strided<[128, 1]>>,
-                                %columns: memref<64x?xf32>, %indices: memref<64x64xindex>,
+                                %rows: memref<?x64xf32>, %indices: memref<64x64xindex>,
                                 %vectors: memref<64x64xvector<4xf32>>,
                                 %masked: memref<64x64xf32>, %m: vector<32xi1>, %v: f32)
     attributes {passthrough = ["noinline"]} {
@@ -139,7 +117,7 @@ func.func private @not_streamed(%small: memref<8x64xf32>, %ragged: memref<32x60x
   memref.store %v, %small[%c0, %c0] : memref<8x64xf32>
   memref.store %v, %ragged[%c0, %c0] : memref<32x60xf32>
   memref.store %v, %strided[%c0, %c0] : memref<32x64xf32, strided<[128, 1]>>
-  memref.store %v, %columns[%c0, %c0] : memref<64x?xf32>
+  memref.store %v, %rows[%c0, %c0] : memref<?x64xf32>
   return
 }
 

@@ -104,12 +104,12 @@ def test_streamed_matmul(objects, threads, m):
 
 
 @pytest.mark.parametrize("threads", [1, 2], indirect=True)
-def test_run_time_rows(objects, threads):
-    """A run-time row count streams where the result is large enough when the
-    kernel runs (here from 2 rows of 2 KiB), and is correct on both sides."""
+def test_run_time_rows_are_not_streamed(objects, threads):
+    """A run-time row count keeps its stores (a twin would cost every
+    symbolic graph's compile time, for sizes only known when it runs), and
+    the results are right through aligned and misaligned outputs."""
     run = compilation.compile(eltwise)(L("n", 512))
-    if X86:
-        assert any(SFENCE in o for o in objects[-1])
+    assert not any(SFENCE in o for o in objects[-1])
     rng = np.random.default_rng(4)
     for rows in (1, 2, 3, 257):
         x = rng.standard_normal((rows, 512), np.float32)

@@ -1,12 +1,11 @@
 //===- StreamStores.cpp - Large write-only results stored past the caches -===//
 //
-// A kernel that writes a result larger than the last-level cache, and never
-// reads it, gets a streaming twin, called instead of its body where each
-// such result is 64-byte aligned (and that large, where its size is known
-// only at run time): the twin's stores into them are nontemporal, and it
-// carries the "mo-streaming" attribute, which tells code generation
-// (moJitCompile) that those buffers are aligned. There the stores it
-// vectorized into whole aligned cache lines become streaming stores (no
+// A kernel that writes a static result larger than the last-level cache, and
+// never reads it, gets a streaming twin, called instead of its body where
+// each such result is 64-byte aligned: the twin's stores into them are
+// nontemporal, and it carries the "mo-streaming" attribute, which tells code
+// generation (moJitCompile) that those buffers are aligned. There the stores
+// it vectorized into whole aligned cache lines become streaming stores (no
 // read of each line before its write, the caches left to the inputs); the
 // mark comes off the others.
 //
@@ -105,32 +104,17 @@ bool isWrittenOnly(Value buffer) {
   return stored;
 }
 
-/// Whether a buffer of `type` may be streamed: contiguous, its rows whole
-/// cache lines (the innermost dim static), and, where its shape is static,
-/// at least `minBytes`; a run-time size is compared when the kernel runs.
+/// Whether a buffer of `type` may be streamed: static (a twin for sizes known
+/// only at run time would cost every symbolic graph's compile time, for
+/// tensors that are mostly small), contiguous, at least `minBytes`, its rows
+/// whole cache lines.
 bool mayStream(MemRefType type, int64_t minBytes) {
-  if (!type.getLayout().isIdentity() || type.getRank() == 0 ||
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() || type.getRank() == 0 ||
       !type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() % 8)
     return false;
   int64_t bytes = type.getElementTypeBitWidth() / 8;
-  if (type.getRank() > 1 &&
-      (ShapedType::isDynamic(type.getShape().back()) || type.getShape().back() * bytes % kLine))
-    return false;
-  return !type.hasStaticShape() || type.getNumElements() * bytes >= minBytes;
-}
-
-/// Whether `buffer`, of run-time sizes, is at least `minBytes`.
-Value isLarge(OpBuilder &b, Location loc, Value buffer, int64_t minBytes) {
-  auto type = cast<MemRefType>(buffer.getType());
-  int64_t known = type.getElementTypeBitWidth() / 8;
-  for (int64_t dim : type.getShape())
-    known *= ShapedType::isDynamic(dim) ? 1 : dim;
-  Value size = arith::ConstantIndexOp::create(b, loc, known);
-  for (int64_t axis = 0; axis < type.getRank(); ++axis)
-    if (type.isDynamicDim(axis))
-      size = arith::MulIOp::create(b, loc, size, memref::DimOp::create(b, loc, buffer, axis));
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, size,
-                               arith::ConstantIndexOp::create(b, loc, minBytes));
+  return type.getNumElements() * bytes >= minBytes &&
+         (type.getRank() == 1 || type.getShape().back() * bytes % kLine == 0);
 }
 
 /// Whether `buffer` starts a cache line.
@@ -212,8 +196,7 @@ struct MoStreamStoresPass : public mo::impl::MoStreamStoresBase<MoStreamStoresPa
                    return twin.getArgument(i);
                  }));
 
-      // The kernel: the twin where every such buffer is aligned (and large
-      // enough, where its size is known only now), else its body.
+      // The kernel: the twin where every such buffer is aligned, else its body.
       Block &body = kernel.getFunctionBody().front();
       SmallVector<Operation *> ops;
       for (Operation &op : body.without_terminator())
@@ -222,10 +205,7 @@ struct MoStreamStoresPass : public mo::impl::MoStreamStoresBase<MoStreamStoresPa
       OpBuilder b = OpBuilder::atBlockBegin(&body);
       Value aligned;
       for (unsigned i : streamed) {
-        Value arg = kernel.getArgument(i);
-        Value ok = isAligned(b, loc, arg);
-        if (!cast<MemRefType>(arg.getType()).hasStaticShape())
-          ok = arith::AndIOp::create(b, loc, ok, isLarge(b, loc, arg, threshold));
+        Value ok = isAligned(b, loc, kernel.getArgument(i));
         aligned = aligned ? arith::AndIOp::create(b, loc, aligned, ok).getResult() : ok;
       }
       auto branch = scf::IfOp::create(b, loc, TypeRange{}, aligned, /*withElseRegion=*/true);
