@@ -247,9 +247,10 @@ def test_openmp_forks_are_inlined_where_they_are_called(threads):
 
 # y = 2x + y over n floats, `step` at a time as `{t}`: once as a scalar loop
 # (as an elementwise kernel reaches LLVM), once over vector<16xf32> (as
-# mo-lower-vectors leaves a register tile), n a multiple of 16.
+# mo-lower-vectors leaves a register tile), n a multiple of 16. `{attrs}`:
+# the function's, `{store}`: the store's.
 AXPY_LOOP = """
-llvm.func @axpy_{name}(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {{
+llvm.func @axpy_{name}(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64){attrs} {{
   %c0 = llvm.mlir.constant(0 : i64) : i64
   %step = llvm.mlir.constant({step} : i64) : i64
   %two = llvm.mlir.constant({two}) : {t}
@@ -264,16 +265,17 @@ llvm.func @axpy_{name}(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {{
   %b = llvm.load %py {{alignment = 4 : i64}} : !llvm.ptr -> {t}
   %m = llvm.fmul %a, %two : {t}
   %s = llvm.fadd %m, %b : {t}
-  llvm.store %s, %py {{alignment = 4 : i64}} : {t}, !llvm.ptr
+  llvm.store %s, %py {{alignment = 4 : i64{store}}} : {t}, !llvm.ptr
   %next = llvm.add %i, %step : i64
   llvm.br ^head(%next : i64)
 ^exit:
   llvm.return
 }}
 """
-AXPY = (AXPY_LOOP.format(name="scalar", step=1, two="2.0 : f32", t="f32") +
+SCALAR = dict(step=1, two="2.0 : f32", t="f32", attrs="", store="")
+AXPY = (AXPY_LOOP.format(name="scalar", **SCALAR) +
         AXPY_LOOP.format(name="vectors", step=16, two="dense<2.0> : vector<16xf32>",
-                         t="vector<16xf32>"))
+                         t="vector<16xf32>", attrs="", store=""))
 
 
 @pytest.mark.parametrize("opt_level", [1, 2, 3])
@@ -367,66 +369,36 @@ def test_pass_managers_are_reused_per_thread_and_dropped_at_exit(script):
         (done.returncode, done.stderr[-2000:])
 
 
-# A kernel's loop of nontemporal scalar stores y[i] = 2 x[i] (as
-# mo-stream-stores marks a twin's), in a function that says its buffers are
-# aligned ("mo-streaming") or does not, and an entry that calls it (which
-# its C interface's wrapper inlines).
-STREAMING = """
-llvm.func @_mlir_ciface_run(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {{
-  llvm.call @run(%x, %y, %n) : (!llvm.ptr, !llvm.ptr, i64) -> ()
-  llvm.return
-}}
-llvm.func @run(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) {{
-  llvm.call @double(%x, %y, %n) : (!llvm.ptr, !llvm.ptr, i64) -> ()
-  llvm.return
-}}
-llvm.func @double(%x: !llvm.ptr, %y: !llvm.ptr, %n: i64) attributes {{passthrough = [{attrs}]}} {{
-  %c0 = llvm.mlir.constant(0 : i64) : i64
-  %c1 = llvm.mlir.constant(1 : i64) : i64
-  %two = llvm.mlir.constant(2.0 : f32) : f32
-  llvm.br ^loop(%c0 : i64)
-^loop(%i: i64):
-  %more = llvm.icmp "slt" %i, %n : i64
-  llvm.cond_br %more, ^body, ^done
-^body:
-  %px = llvm.getelementptr %x[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-  %v = llvm.load %px : !llvm.ptr -> f32
-  %w = llvm.fmul %v, %two : f32
-  %py = llvm.getelementptr %y[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-  llvm.store %w, %py {{nontemporal}} : f32, !llvm.ptr
-  %next = llvm.add %i, %c1 : i64
-  llvm.br ^loop(%next : i64)
-^done:
-  llvm.return
-}}
-"""
 SFENCE = b"\x0f\xae\xf8"
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
 @pytest.mark.parametrize("twin", [True, False])
 def test_streaming_stores_only_in_streaming_twins(opt_level, twin):
-    """moJitCompile keeps nontemporal stores only where a function says its
-    buffers are aligned (mo-stream-stores' twins), and only once LLVM made
-    them whole aligned vectors (at -O0, never): then they end in a store
-    fence. Either way the loop computes what it says."""
+    """moJitCompile keeps a loop's nontemporal stores (as mo-stream-stores
+    marks a twin's) only where the function says its buffers are aligned
+    ("mo-streaming"), and only once LLVM made them whole aligned vectors (at
+    -O0, never): then they end in a store fence. Either way the loop computes
+    what it says, and nothing past its count."""
     import numpy as np
 
-    attrs = '"noinline", "mo-streaming"' if twin else '"noinline"'
-    obj = compile_module(STREAMING.format(attrs=attrs), opt_level)
+    attrs = ', "mo-streaming"' if twin else ""
+    obj = compile_module(AXPY_LOOP.format(
+        name="stream", **dict(SCALAR, attrs=f' attributes {{passthrough = ["noinline"{attrs}]}}',
+                              store=", nontemporal")), opt_level)
     streamed = any(SFENCE in o for o in obj)
     if os.uname().machine in ("x86_64", "AMD64"):
         assert streamed == (twin and opt_level > 0)
-    jit = _moDialects.Jit(obj, [])
-    address = jit.lookup("_mo_packed_run")
+    jit = _moDialects.Jit(obj, [])  # (the code lives as long as it)
+    address = jit.lookup("axpy_stream")
     assert address
     raw_x, raw_y = np.zeros(4096 + 16, np.float32), np.zeros(4096 + 16, np.float32)
     x = raw_x[(-raw_x.ctypes.data // 4) % 16:][:4096]  # 64-byte aligned
     y = raw_y[(-raw_y.ctypes.data // 4) % 16:][:4096]
     assert x.ctypes.data % 64 == 0 and y.ctypes.data % 64 == 0
     x[:] = np.arange(4096, dtype=np.float32)
-    slots = [ctypes.c_void_p(x.ctypes.data), ctypes.c_void_p(y.ctypes.data), ctypes.c_int64(4000)]
-    args = (ctypes.c_void_p * 3)(*[ctypes.addressof(s) for s in slots])
-    ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)(args)
-    np.testing.assert_array_equal(y[:4000], 2 * x[:4000])
-    assert not y[4000:].any()
+    y[:] = 1
+    ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(address)(
+        x.ctypes.data, y.ctypes.data, 4000)
+    np.testing.assert_array_equal(y[:4000], 2 * x[:4000] + 1)
+    assert (y[4000:] == 1).all()
