@@ -305,26 +305,25 @@ class StreamingStores {
 public:
   explicit StreamingStores(llvm::Module &module) {
     for (llvm::Function &f : module) {
-      bool twin = f.hasFnAttribute("mo-streaming");
-      llvm::SmallPtrSet<llvm::Value *, 4> seen;
-      for (llvm::Instruction &inst : llvm::instructions(f)) {
-        auto *store = dyn_cast<llvm::StoreInst>(&inst);
-        if (!store || !store->getMetadata(llvm::LLVMContext::MD_nontemporal))
-          continue;
-        store->setMetadata(llvm::LLVMContext::MD_nontemporal, nullptr);
-        llvm::Value *buffer = llvm::getUnderlyingObject(store->getPointerOperand());
-        if (twin && buffer->getType()->isPointerTy() && seen.insert(buffer).second)
-          buffers.push_back({buffer, &f});
+      llvm::SmallSetVector<llvm::Value *, 4> written;
+      for (llvm::Instruction &inst : llvm::instructions(f))
+        if (auto *store = dyn_cast<llvm::StoreInst>(&inst);
+            store && store->getMetadata(llvm::LLVMContext::MD_nontemporal)) {
+          store->setMetadata(llvm::LLVMContext::MD_nontemporal, nullptr);
+          written.insert(llvm::getUnderlyingObject(store->getPointerOperand()));
+        }
+      if (!f.hasFnAttribute("mo-streaming"))
+        continue;
+      for (llvm::Value *buffer : written) {
+        llvm::BasicBlock::iterator at = f.getEntryBlock().getFirstInsertionPt();
+        if (auto *def = dyn_cast<llvm::Instruction>(buffer))
+          at = isa<llvm::PHINode>(def) ? def->getParent()->getFirstInsertionPt()
+                                       : std::next(def->getIterator());
+        llvm::IRBuilder<> builder(f.getContext());
+        builder.SetInsertPoint(at);
+        builder.CreateAlignmentAssumption(f.getDataLayout(), buffer, kLine);
+        buffers.emplace_back(buffer);
       }
-    }
-    for (auto &[buffer, f] : buffers) {
-      llvm::BasicBlock::iterator at = f->getEntryBlock().getFirstInsertionPt();
-      if (auto *def = dyn_cast<llvm::Instruction>(&*buffer))
-        at = isa<llvm::PHINode>(def) ? def->getParent()->getFirstInsertionPt()
-                                     : std::next(def->getIterator());
-      llvm::IRBuilder<> builder(f->getContext());
-      builder.SetInsertPoint(at);
-      builder.CreateAlignmentAssumption(f->getDataLayout(), buffer, kLine);
     }
   }
 
@@ -332,7 +331,7 @@ public:
     if (buffers.empty() || !module.getTargetTriple().isX86())
       return;
     llvm::SmallPtrSet<const llvm::Value *, 8> live;
-    for (auto &[buffer, f] : buffers)
+    for (llvm::WeakTrackingVH &buffer : buffers)
       if (buffer)
         live.insert(buffer);
     for (llvm::Function &f : module)
@@ -386,7 +385,7 @@ private:
         llvm::IRBuilder<>(ret).CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {});
   }
 
-  SmallVector<std::pair<llvm::WeakTrackingVH, llvm::Function *>> buffers;
+  SmallVector<llvm::WeakTrackingVH> buffers;
 };
 
 /// LLVM's -O<optLevel> pipeline without its loop unroller, for the
