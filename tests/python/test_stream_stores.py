@@ -23,26 +23,34 @@ def L(*shape):
 
 
 @pytest.fixture
-def objects(monkeypatch):
-    """Streams results of 4 KiB and more; nothing from the compile cache.
-    Yields the object files each compile generated, in order."""
+def compiled(monkeypatch):
+    """The object files each compile generates, in order; nothing from the
+    compile cache."""
     from mo._mlir._mlir_libs import _moDialects
 
-    real_pipeline, real_jit = compiler._run_pipeline, _moDialects.jit_compile
-    compiled = []
+    real_jit = _moDialects.jit_compile
+    objects = []
+
+    def jit(module, opt_level):
+        objects.append(real_jit(module, opt_level))
+        return objects[-1]
+
+    monkeypatch.setattr(_moDialects, "jit_compile", jit)
+    monkeypatch.setenv("MO_CACHE", "0")
+    yield objects
+
+
+@pytest.fixture
+def objects(compiled, monkeypatch):
+    """``compiled``, streaming results of 4 KiB and more."""
+    real_pipeline = compiler._run_pipeline
 
     def pipeline(module, text):
         if text.startswith("mo-cpu-codegen"):
             text = text[:-1] + " stream-min-bytes=4096}"
         return real_pipeline(module, text)
 
-    def jit(module, opt_level):
-        compiled.append(real_jit(module, opt_level))
-        return compiled[-1]
-
     monkeypatch.setattr(compiler, "_run_pipeline", pipeline)
-    monkeypatch.setattr(_moDialects, "jit_compile", jit)
-    monkeypatch.setenv("MO_CACHE", "0")
     yield compiled
 
 
@@ -54,16 +62,18 @@ def reference(x):
     return np.maximum(x * 2 + 1, 0) * x
 
 
-def misaligned_output(run, x):
-    """``run`` on ``x`` with its output written through a view 4 bytes past a
-    64-byte boundary (as a torch tensor's storage offset can put it)."""
-    raw = np.zeros(x.size + 32, np.float32)
+def misaligned_output(run, *inputs, shape=None):
+    """``run`` on ``inputs`` with its output (of ``shape``, by default the
+    first input's) written through a view 4 bytes past a 64-byte boundary
+    (as a torch tensor's storage offset can put it)."""
+    shape = shape or inputs[0].shape
+    size = int(np.prod(shape))
+    raw = np.zeros(size + 32, np.float32)
     start = (-raw.ctypes.data // 4) % 16 + 1  # one float past a line
-    out = raw[start:start + x.size].reshape(x.shape)
+    out = raw[start:start + size].reshape(shape)
     assert out.ctypes.data % 64 == 4
-    elements = lambda a: [s // a.itemsize for s in a.strides]  # noqa: E731
-    run._exe.run_views([(x.ctypes.data, list(x.shape), elements(x)),
-                        (out.ctypes.data, list(out.shape), elements(out))])
+    run._exe.run_views([(a.ctypes.data, list(a.shape), [s // a.itemsize for s in a.strides])
+                        for a in (*inputs, out)])
     return out
 
 
@@ -95,12 +105,8 @@ def test_streamed_matmul(objects, threads, m):
     if X86 and m == 64:
         assert any(SFENCE in o for o in objects[-1])
     np.testing.assert_allclose(run(a, b).to_numpy(), want, rtol=1e-4, atol=1e-4)
-    raw = np.zeros(m * 256 + 32, np.float32)
-    start = (-raw.ctypes.data // 4) % 16 + 1
-    out = raw[start:start + m * 256].reshape(m, 256)
-    run._exe.run_views([(a.ctypes.data, [m, 96], [96, 1]), (b.ctypes.data, [96, 256], [256, 1]),
-                        (out.ctypes.data, [m, 256], [256, 1])])
-    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(misaligned_output(run, a, b, shape=(m, 256)), want, rtol=1e-4,
+                               atol=1e-4)
 
 
 @pytest.mark.parametrize("threads", [1, 2], indirect=True)
@@ -137,16 +143,9 @@ def test_not_streamed(objects):
     assert not any(SFENCE in o for compiled in objects for o in compiled)
 
 
-def test_default_threshold_is_the_last_level_cache(monkeypatch):
+def test_default_threshold_is_the_last_level_cache(compiled):
     """Without the option, a 1 MiB result stays in the caches (every host's
     last-level cache is larger)."""
-    from mo._mlir._mlir_libs import _moDialects
-
-    real_jit = _moDialects.jit_compile
-    compiled = []
-    monkeypatch.setattr(_moDialects, "jit_compile",
-                        lambda m, level: compiled.append(real_jit(m, level)) or compiled[-1])
-    monkeypatch.setenv("MO_CACHE", "0")
     run = compilation.compile(eltwise)(L(256, 1024))
     x = np.random.default_rng(3).standard_normal((256, 1024), np.float32)
     np.testing.assert_allclose(run(x).to_numpy(), reference(x), rtol=1e-6, atol=1e-6)
