@@ -176,10 +176,10 @@ def stats() -> dict[str, float]:
     return dict(_stats)
 
 
-_pass_managers: dict[tuple[int, str, bool], Any] = {}
+_pass_managers: dict[tuple[int, str, bool, int], Any] = {}
 
 
-def _pass_manager(pipeline: str, verify_each: bool):
+def _pass_manager(pipeline: str, verify_each: bool, slot: int = 0):
     """``pipeline`` parsed once per thread and reused (a pass manager runs one
     module at a time; a thread's identifier is reused only once it has
     ended): a new one initializes its passes again, the canonicalizers'
@@ -190,7 +190,7 @@ def _pass_manager(pipeline: str, verify_each: bool):
     to: after it, their destruction crashed."""
     from mo._mlir import passmanager
 
-    key = (threading.get_ident(), pipeline, verify_each)
+    key = (threading.get_ident(), pipeline, verify_each, slot)
     pm = _pass_managers.get(key)
     if pm is None:
         if not _pass_managers:
@@ -225,6 +225,57 @@ def _run_pipeline(module, pipeline: str) -> None:
             raise CompileError(f"{pipeline} failed:\n{e}") from None
         finally:
             _stats["pipeline_seconds"] += time.perf_counter() - start
+
+
+class _PipelineFailed(CompileError):
+    """A pass of the codegen pipeline failed (the schedules' fallback
+    compiles the graph again without them)."""
+
+
+def _compile_threads() -> int:
+    """Threads a compile lowers and generates code on: the cores this
+    process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _codegen(module, pipeline: str, opt_level: int) -> list[bytes]:
+    """The object files of ``module`` (through mo-lower-to-linalg) by
+    ``pipeline`` (``mo-cpu-codegen{...}``) at ``opt_level``: the module
+    through its first half, ``mo-cpu-kernels``, then its kernels split over
+    the cores, each part lowered the rest of the way (``mo-cpu-kernels-to-
+    llvm``, a pass manager per thread) and compiled on its thread beside the
+    others (moJitCompileGraph, mo-c/Jit.h). Raises _PipelineFailed if a pass
+    fails, CompileError if code generation does."""
+    from mo._mlir._mlir_libs import _moDialects
+
+    if not pipeline.startswith("mo-cpu-codegen"):
+        raise ValueError(f"_codegen: expected an mo-cpu-codegen pipeline, got {pipeline!r}")
+    options = pipeline[len("mo-cpu-codegen"):]
+    try:
+        _run_pipeline(module, "mo-cpu-kernels" + options)
+    except _PipelineFailed:
+        raise
+    except CompileError as e:
+        raise _PipelineFailed(str(e)) from None
+    verify_each = os.environ.get("MO_VERIFY_EACH") == "1"
+    with _context.context():
+        managers = [_pass_manager("mo-cpu-kernels-to-llvm" + options, verify_each, slot)
+                    for slot in range(_compile_threads())]
+    # (Translation's diagnostics come back in the error: see moJitCompile.)
+    _stats["code_generations"] += 1
+    start = time.perf_counter()
+    try:
+        return _moDialects.jit_compile_graph(module, managers, opt_level)
+    except RuntimeError as e:
+        kind, _, message = str(e).partition(": ")
+        if kind == "pipeline":
+            raise _PipelineFailed(f"mo-cpu-kernels-to-llvm{options} failed:\n{message}") from None
+        raise CompileError(f"code generation failed: {message}") from None
+    finally:
+        _stats["code_generation_seconds"] += time.perf_counter() - start
 
 
 def lower(module, target: str = "cpu"):
@@ -611,34 +662,26 @@ class Executable:
                  names: list[str], codegen: str, key: dict[str, str], opt_level: int) -> bytes:
         """Lowers and generates code for ``source``; stores the artifact in the
         compile cache and returns it."""
-        from mo._mlir._mlir_libs import _moDialects
-
         bounds = _bound_dims(source)
         lowered = _as_module(source)
         _run_pipeline(lowered, "mo-lower-to-linalg")
         entry = _inspect_entry(lowered)
         warned = []
         try:
-            _run_pipeline(lowered, codegen)
-        except CompileError as e:
+            objects = _codegen(lowered, codegen, opt_level)
+        except _PipelineFailed as e:
             # A schedule that cannot be carried out costs speed, not the
             # graph: it compiles again with every op as loops (and an error
             # that is not the schedules' is raised from there).
             lowered = _as_module(source)
             _run_pipeline(lowered, "mo-lower-to-linalg")
-            _run_pipeline(lowered, codegen[:-1] + " schedules=0}")
+            try:
+                objects = _codegen(lowered, codegen[:-1] + " schedules=0}", opt_level)
+            except _PipelineFailed as again:
+                raise CompileError(str(again)) from None
             warned.append(f"{entry['name']}: the CPU schedules failed, compiled without "
                           f"them (slower code): {str(e).splitlines()[-1]}")
             warnings.warn(warned[-1], RuntimeWarning, stacklevel=3)
-        # (Translation's diagnostics come back in the error: see moJitCompile.)
-        _stats["code_generations"] += 1
-        start = time.perf_counter()
-        try:
-            objects = _moDialects.jit_compile(lowered, opt_level)
-        except RuntimeError as e:
-            raise CompileError(f"code generation failed: {e}") from None
-        finally:
-            _stats["code_generation_seconds"] += time.perf_counter() - start
         manifest = _manifest(entry, signature, names, bounds, libraries, key, opt_level,
                              self.num_threads)
         data = runtime_module().write_artifact(json.dumps(manifest), b"", objects)

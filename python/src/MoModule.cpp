@@ -14,6 +14,8 @@
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 
+#include <nanobind/stl/vector.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -235,6 +237,36 @@ static void populateModule(nb::module_ &m) {
       "The object files of an LLVM-dialect module (mo-c/Jit.h: packed "
       "wrappers `_mo_packed_<f>`, identical functions merged, -O<opt_level>, "
       "a large module split over the cores).");
+  m.def(
+      "jit_compile_graph",
+      [](MlirModule module, std::vector<MlirPassManager> managers, int optLevel) {
+        std::vector<std::string> objects;
+        std::string error;
+        bool compiled, pipelineFailed;
+        {
+          nb::gil_scoped_release unlocked;
+          compiled = moJitCompileGraph(
+              module, static_cast<int>(managers.size()), managers.data(), optLevel,
+              &pipelineFailed,
+              [](MlirStringRef text, void *user) {
+                static_cast<std::vector<std::string> *>(user)->emplace_back(text.data,
+                                                                           text.length);
+              },
+              &objects, appendTo, &error);
+        }
+        if (!compiled)
+          throw std::runtime_error((pipelineFailed ? "pipeline: " : "codegen: ") + error);
+        nb::list out;
+        for (const std::string &o : objects)
+          out.append(nb::bytes(o.data(), o.size()));
+        return out;
+      },
+      "module"_a, "managers"_a, "opt_level"_a,
+      "The object files of a graph through mo-cpu-kernels (mo-c/Jit.h): its "
+      "kernels split over `managers` (mo-cpu-kernels-to-llvm, one per "
+      "thread), each part lowered and compiled on a thread. Raises "
+      "RuntimeError, its message starting `pipeline: ` if a pass failed, "
+      "`codegen: ` otherwise.");
   nb::class_<JitHandle>(m, "Jit", "The object files of one jit_compile linked into the process.")
       .def(
           "__init__",

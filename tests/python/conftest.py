@@ -53,7 +53,7 @@ def failing_schedules(monkeypatch):
     real = compiler._run_pipeline
 
     def failing(module, pipeline):
-        if pipeline.startswith("mo-cpu-codegen") and "schedules=0" not in pipeline:
+        if pipeline.startswith("mo-cpu-kernels") and "schedules=0" not in pipeline:
             raise compiler.CompileError(f"{pipeline} failed:\nerror: a schedule went wrong")
         return real(module, pipeline)
 

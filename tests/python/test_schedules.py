@@ -489,7 +489,7 @@ def test_failed_schedules_fall_back_to_loops(failing_schedules, monkeypatch):
     np.testing.assert_allclose(run(a, a).to_numpy(), a @ a, rtol=1e-4, atol=1e-3)
 
     def always(module, pipeline):
-        if pipeline.startswith("mo-cpu-codegen"):
+        if pipeline.startswith("mo-cpu-kernels"):
             raise compiler.CompileError(f"{pipeline} failed:\nerror: broken")
         return real(module, pipeline)
 

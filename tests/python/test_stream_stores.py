@@ -26,16 +26,14 @@ def L(*shape):
 def compiled(monkeypatch):
     """The object files each compile generates, in order; nothing from the
     compile cache."""
-    from mo._mlir._mlir_libs import _moDialects
-
-    real_jit = _moDialects.jit_compile
+    real_codegen = compiler._codegen
     objects = []
 
-    def jit(module, opt_level):
-        objects.append(real_jit(module, opt_level))
+    def codegen(module, pipeline, opt_level):
+        objects.append(real_codegen(module, pipeline, opt_level))
         return objects[-1]
 
-    monkeypatch.setattr(_moDialects, "jit_compile", jit)
+    monkeypatch.setattr(compiler, "_codegen", codegen)
     monkeypatch.setenv("MO_CACHE", "0")
     yield objects
 
@@ -43,14 +41,12 @@ def compiled(monkeypatch):
 @pytest.fixture
 def objects(compiled, monkeypatch):
     """``compiled``, streaming results of 4 KiB and more."""
-    real_pipeline = compiler._run_pipeline
+    capturing = compiler._codegen
 
-    def pipeline(module, text):
-        if text.startswith("mo-cpu-codegen"):
-            text = text[:-1] + " stream-min-bytes=4096}"
-        return real_pipeline(module, text)
+    def codegen(module, pipeline, opt_level):
+        return capturing(module, pipeline[:-1] + " stream-min-bytes=4096}", opt_level)
 
-    monkeypatch.setattr(compiler, "_run_pipeline", pipeline)
+    monkeypatch.setattr(compiler, "_codegen", codegen)
     yield compiled
 
 

@@ -10,6 +10,7 @@
 #define MO_C_JIT_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
 
 #ifdef __cplusplus
@@ -33,6 +34,21 @@ MLIR_CAPI_EXPORTED bool moJitHostTarget(MlirStringCallback onTarget, void *targe
 MLIR_CAPI_EXPORTED bool moJitCompile(MlirModule module, int optLevel,
                                      MlirStringCallback onObject, void *objectData,
                                      MlirStringCallback onError, void *errorData);
+
+/// Generates code for `module`, a graph through `mo-cpu-kernels` (its
+/// kernels outlined): its kernels are moved into up to `numManagers`
+/// modules of their own, balanced by size, the rest staying in `module`,
+/// and each module is lowered by a pass manager of `managers` (each the
+/// same pipeline, `mo-cpu-kernels-to-llvm`; one per thread) and compiled
+/// as by moJitCompile on that thread, each object passed to `onObject`.
+/// `module` is left as its part, lowered. Returns false on failure, the
+/// diagnostics or LLVM's message passed to `onError`, with
+/// `*pipelineFailed` set if a pass failed.
+MLIR_CAPI_EXPORTED bool moJitCompileGraph(MlirModule module, int numManagers,
+                                          const MlirPassManager *managers, int optLevel,
+                                          bool *pipelineFailed, MlirStringCallback onObject,
+                                          void *objectData, MlirStringCallback onError,
+                                          void *errorData);
 
 /// Links the objects of one moJitCompile into the process with the
 /// `numPaths` shared libraries loaded. Returns null (the message to

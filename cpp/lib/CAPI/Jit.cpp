@@ -6,7 +6,10 @@
 // kernels of one shape are OpenMP-outlined functions that come out equal:
 // w7 0.75 -> 0.55 s of LLVM), then LLVM's -O<n> (a few passes for the
 // functions MLIR vectorized) and an object file for the host, a large
-// module split by size into one object per core compiled at once.
+// module split by size into one object per core compiled at once. A graph
+// (moJitCompileGraph) is split earlier, after mo-cpu-kernels: its kernels
+// in modules of their own, each lowered the rest of the way, translated and
+// compiled on a thread beside the others.
 // Loading: ORC's LLJIT links the object against mo's runtime (by address:
 // the library holding it stays out of the process's global scope, where its
 // C API would shadow another MLIR's), the process and the given libraries.
@@ -17,9 +20,15 @@
 
 #include "../Runtime/MoRuntime.h"
 
+#include "mo/Conversion/Passes.h"
+
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -30,6 +39,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -65,7 +75,9 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
+#include <atomic>
 #include <optional>
+#include <thread>
 #include <thread>
 
 using namespace mlir;
@@ -388,6 +400,79 @@ private:
   SmallVector<llvm::WeakTrackingVH> buffers;
 };
 
+/// `f`'s loads and stores of aggregates (the memref descriptors OpenMP's
+/// outlining passes by address) made one per field, and each field read
+/// where it was written. -O0's instruction selector, FastISel, takes no
+/// aggregate: SelectionDAG selects the block with one from its start up to
+/// it, and a driver is a few long blocks (w7's went through SelectionDAG
+/// nearly whole: 10 -> 1.3 ms of instruction selection).
+void splitAggregateAccesses(llvm::Function &f) {
+  SmallVector<llvm::Instruction *> accesses;
+  for (llvm::Instruction &inst : llvm::instructions(f))
+    if (auto *load = dyn_cast<llvm::LoadInst>(&inst);
+        load && load->isSimple() && load->getType()->isAggregateType())
+      accesses.push_back(load);
+    else if (auto *store = dyn_cast<llvm::StoreInst>(&inst);
+             store && store->isSimple() &&
+             store->getValueOperand()->getType()->isAggregateType())
+      accesses.push_back(store);
+  const llvm::DataLayout &layout = f.getDataLayout();
+  for (llvm::Instruction *access : accesses) {
+    llvm::IRBuilder<> builder(access);
+    llvm::Type *type = llvm::getLoadStoreType(access);
+    llvm::Value *address = llvm::getLoadStorePointerOperand(access);
+    llvm::Align align = llvm::getLoadStoreAlignment(access);
+    auto *store = dyn_cast<llvm::StoreInst>(access);
+    llvm::Value *loaded = llvm::PoisonValue::get(type);
+    SmallVector<unsigned> path;
+    // Each scalar field, depth first.
+    std::function<void(llvm::Type *)> visit = [&](llvm::Type *field) {
+      if (auto *fields = dyn_cast<llvm::StructType>(field)) {
+        for (unsigned i = 0, e = fields->getNumElements(); i < e; ++i) {
+          path.push_back(i);
+          visit(fields->getElementType(i));
+          path.pop_back();
+        }
+        return;
+      }
+      if (auto *array = dyn_cast<llvm::ArrayType>(field)) {
+        for (unsigned i = 0, e = array->getNumElements(); i < e; ++i) {
+          path.push_back(i);
+          visit(array->getElementType());
+          path.pop_back();
+        }
+        return;
+      }
+      SmallVector<llvm::Value *> indices{builder.getInt32(0)};
+      for (unsigned i : path)
+        indices.push_back(builder.getInt32(i));
+      llvm::Value *at = builder.CreateInBoundsGEP(type, address, indices);
+      llvm::Align fieldAlign =
+          llvm::commonAlignment(align, layout.getIndexedOffsetInType(type, indices));
+      if (store)
+        builder.CreateAlignedStore(builder.CreateExtractValue(store->getValueOperand(), path),
+                                   at, fieldAlign);
+      else
+        loaded = builder.CreateInsertValue(
+            loaded, builder.CreateAlignedLoad(field, at, fieldAlign), path);
+    };
+    visit(type);
+    if (!store)
+      access->replaceAllUsesWith(loaded);
+    access->eraseFromParent();
+  }
+  SmallVector<llvm::WeakTrackingVH> dead;
+  for (llvm::Instruction &inst : llvm::instructions(f))
+    if (auto *extract = dyn_cast<llvm::ExtractValueInst>(&inst))
+      if (llvm::Value *field =
+              llvm::FindInsertedValue(extract->getAggregateOperand(), extract->getIndices());
+          field && field->getType() == extract->getType()) {
+        extract->replaceAllUsesWith(field);
+        dead.push_back(extract);
+      }
+  llvm::RecursivelyDeleteTriviallyDeadInstructionsPermissive(dead);
+}
+
 /// LLVM's -O<optLevel> pipeline without its loop unroller, for the
 /// functions MLIR did not vectorize (elementwise and row-reduction kernels
 /// that reach LLVM as scalar loops: w4/w5 run 7-17x slower without its loop
@@ -416,6 +501,9 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine, int optLevel) 
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, sccs, modules);
   if (optLevel <= 0) {
+    for (llvm::Function &f : module)
+      if (!f.isDeclaration())
+        splitAggregateAccesses(f);
     // buildPerModuleDefaultPipeline asserts on O0.
     builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(module, modules);
     return;
@@ -469,11 +557,12 @@ bool isLoopFree(const llvm::Function &f) {
 /// apart, at -O0. A 24-layer stack's 2,750-instruction entry took longer at
 /// -O2 than all of its kernels; at -O0 the stack's code generation went
 /// from 124-145 to 86-95 ms, its calls as fast. Anything with a loop (a
-/// kernel, ops left in the entry) keeps -O<optLevel>.
-bool isDriver(const llvm::Function &f) {
-  constexpr unsigned kDriverInstructions = 500;
-  return !f.isDeclaration() && f.getInstructionCount() >= kDriverInstructions &&
-         isLoopFree(f);
+/// kernel, ops left in the entry) keeps -O<optLevel>. Where the kernels
+/// are compiled apart (moJitCompileGraph), every loop-free function left is
+/// a driver (`minInstructions` 0): alone, even a short one costs -O2's
+/// fixed cost (a 3-layer MLP's: 11 ms at -O2, 3 at -O0).
+bool isDriver(const llvm::Function &f, unsigned minInstructions = 500) {
+  return !f.isDeclaration() && f.getInstructionCount() >= minInstructions && isLoopFree(f);
 }
 
 /// Inlines the kernels that are an OpenMP fork and no more where they are
@@ -500,6 +589,13 @@ void inlineForkWrappers(llvm::Module &module) {
     for (llvm::User *user : wrapper->users())
       if (auto *site = dyn_cast<llvm::CallBase>(user); site && site->getCalledFunction() == wrapper)
         sites.push_back(site);
+    if (sites.empty()) {
+      // Called from another object (moJitCompileGraph's parts): compiled
+      // as at -O0 where it is.
+      wrapper->addFnAttr(llvm::Attribute::OptimizeNone);
+      splitAggregateAccesses(*wrapper);
+      continue;
+    }
     for (llvm::CallBase *site : sites) {
       llvm::InlineFunctionInfo info;
       (void)llvm::InlineFunction(*site, info);
@@ -522,10 +618,11 @@ llvm::Expected<std::string> emitObject(llvm::Module &module, llvm::TargetMachine
   return std::string(object.data(), object.size());
 }
 
-/// The partitions to compile `module`'s functions other than `drivers` in:
-/// one per core while each gets a few functions and enough code (a graph's
-/// kernels are functions of their own; LLVM's time is far from linear in
-/// the instructions before -O2: a 3-layer MLP's 3,800 take 190 ms), else one.
+/// The partitions to compile `module`'s functions other than `drivers` in
+/// (none without any): one per core while each gets a few functions and
+/// enough code (a graph's kernels are functions of their own; LLVM's time is
+/// far from linear in the instructions before -O2: a 3-layer MLP's 3,800
+/// take 190 ms), else one.
 unsigned partitions(const llvm::Module &module,
                     const llvm::SmallPtrSetImpl<const llvm::Function *> &drivers) {
   constexpr size_t kInstructionsPerPart = 500;
@@ -535,6 +632,8 @@ unsigned partitions(const llvm::Module &module,
       instructions += f.getInstructionCount();
       ++functions;
     }
+  if (functions == 0)
+    return 0;
   unsigned cores = llvm::hardware_concurrency().compute_thread_count();
   return std::max<size_t>(1, std::min<size_t>({cores, functions / 2,
                                                instructions / kInstructionsPerPart}));
@@ -543,18 +642,19 @@ unsigned partitions(const llvm::Module &module,
 /// The partition of each of `module`'s function definitions: `parts` of
 /// them spread by size (the largest first, each to the partition with the
 /// fewest instructions), and `drivers` in one more, `parts`. Local symbols
-/// become hidden globals, named, so that the parts link and a function is
+/// become hidden globals, named after `prefix` (unique among the modules
+/// whose objects link together), so that the parts link and a function is
 /// found by name in each part's copy. (LLVM's SplitModule deals round robin
 /// in module order, where OpenMP puts each kernel's small wrapper before
 /// its outlined body: all the bodies fell in one part, and a 3-layer MLP's
 /// part took 3.5x the other's time.)
 llvm::StringMap<unsigned> assignParts(llvm::Module &module, unsigned parts,
-                                      const llvm::SmallPtrSetImpl<const llvm::Function *> &drivers) {
+                                      const llvm::SmallPtrSetImpl<const llvm::Function *> &drivers,
+                                      StringRef prefix) {
   for (llvm::GlobalValue &value : module.global_values()) {
     if (!value.hasLocalLinkage())
       continue;
-    if (!value.hasName())
-      value.setName("__mo_local");
+    value.setName(prefix + "." + (value.hasName() ? value.getName() : "local"));
     value.setLinkage(llvm::GlobalValue::ExternalLinkage);
     value.setVisibility(llvm::GlobalValue::HiddenVisibility);
   }
@@ -594,68 +694,63 @@ llvm::Error keepPart(llvm::Module &module, unsigned part, const llvm::StringMap<
   return module.materializeAll();
 }
 
-} // namespace
-
-extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback onObject,
-                             void *objectData, MlirStringCallback onError, void *errorData) {
-  auto fail = [&](llvm::Error error) {
-    report(onError, errorData, llvm::toString(std::move(error)));
-    return false;
-  };
-  auto builder = hostTarget();
-  if (!builder)
-    return fail(builder.takeError());
-  builder->setCodeGenOptLevel(static_cast<llvm::CodeGenOptLevel>(optLevel));
-  auto machine = builder->createTargetMachine();
-  if (!machine)
-    return fail(machine.takeError());
-
-  ModuleOp op = unwrap(module);
-  MLIRContext &ctx = *op->getContext();
-  registerBuiltinDialectTranslation(ctx);
-  registerLLVMDialectTranslation(ctx);
-  registerOpenMPDialectTranslation(ctx);
-  llvm::LLVMContext llvmContext;
-  // Translation reports through the context's diagnostics: they go into the
-  // error. Only this thread's: the context is shared by threads compiling at
-  // once (a Python handler here would wait for the GIL under the
-  // diagnostic engine's lock, and deadlock against a thread attaching one).
-  std::string notes;
+/// Translates `op` into `context`, the diagnostics of this thread
+/// appended to `notes` (the MLIR context is shared by threads compiling at
+/// once; a Python handler here would wait for the GIL under the diagnostic
+/// engine's lock, and deadlock against a thread attaching one).
+std::unique_ptr<llvm::Module> translate(ModuleOp op, llvm::LLVMContext &context,
+                                        std::string &notes) {
   std::thread::id self = std::this_thread::get_id();
-  std::unique_ptr<llvm::Module> llvmModule;
-  {
-    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diagnostic) {
-      if (std::this_thread::get_id() != self)
-        return failure(); // someone else's
-      llvm::raw_string_ostream os(notes);
-      os << "\n  " << diagnostic.getLocation() << ": " << diagnostic;
-      return success();
-    });
-    llvmModule = translateModuleToLLVMIR(op, llvmContext);
-  }
-  if (!llvmModule)
-    return fail(
-        llvm::createStringError("the module does not translate to LLVM IR" + notes));
-  llvmModule->setDataLayout((*machine)->createDataLayout());
-  llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  addPackedWrappers(*llvmModule);
-  llvm::MergeFunctionsPass::runOnModule(*llvmModule);
+  ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &diagnostic) {
+    if (std::this_thread::get_id() != self)
+      return failure(); // someone else's
+    llvm::raw_string_ostream os(notes);
+    os << "\n  " << diagnostic.getLocation() << ": " << diagnostic;
+    return success();
+  });
+  return translateModuleToLLVMIR(op, context);
+}
+
+/// The objects of `module` at `optLevel`: packed wrappers added, identical
+/// functions merged, fork wrappers inlined, drivers (loop-free functions of
+/// `minDriverInstructions` or more) at -O0, the rest split into up to
+/// `maxParts` partitions compiled on threads of their own (local symbols
+/// named after `localPrefix`: assignParts).
+llvm::Expected<std::vector<std::string>> generate(llvm::Module &module,
+                                                  llvm::orc::JITTargetMachineBuilder builder,
+                                                  int optLevel, unsigned maxParts,
+                                                  StringRef localPrefix = "__mo",
+                                                  unsigned minDriverInstructions = 500) {
+  builder.setCodeGenOptLevel(static_cast<llvm::CodeGenOptLevel>(optLevel));
+  auto machine = builder.createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  module.setDataLayout((*machine)->createDataLayout());
+  module.setTargetTriple((*machine)->getTargetTriple());
+  addPackedWrappers(module);
+  llvm::MergeFunctionsPass::runOnModule(module);
 
   llvm::SmallPtrSet<const llvm::Function *, 4> drivers;
-  inlineForkWrappers(*llvmModule);
+  inlineForkWrappers(module);
   if (optLevel > 0)
-    for (const llvm::Function &f : *llvmModule)
-      if (isDriver(f))
+    for (const llvm::Function &f : module)
+      if (isDriver(f, minDriverInstructions))
         drivers.insert(&f);
-  unsigned parts = partitions(*llvmModule, drivers);
+  unsigned parts = std::min(maxParts, partitions(module, drivers));
+  llvm::orc::JITTargetMachineBuilder driverBuilder = builder;
+  driverBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
   // (keepPart does not split aliases, of which mo's modules have none.)
-  if ((parts == 1 && drivers.empty()) || !llvmModule->alias_empty() ||
-      !llvmModule->ifunc_empty()) {
-    auto object = emitObject(*llvmModule, **machine, optLevel);
+  bool whole = !module.alias_empty() || !module.ifunc_empty();
+  if (whole || parts == 0 || (parts == 1 && drivers.empty())) {
+    // One object: all of it at -O<optLevel>, or drivers alone at -O0.
+    bool driversOnly = !whole && parts == 0 && !drivers.empty();
+    auto onlyMachine = driversOnly ? driverBuilder.createTargetMachine() : std::move(machine);
+    if (!onlyMachine)
+      return onlyMachine.takeError();
+    auto object = emitObject(module, **onlyMachine, driversOnly ? 0 : optLevel);
     if (!object)
-      return fail(object.takeError());
-    report(onObject, objectData, *object);
-    return true;
+      return object.takeError();
+    return std::vector<std::string>{std::move(*object)};
   }
   // Several partitions, each optimized and compiled on a thread of its own,
   // in a context of its own (a module's context is not thread-safe): the
@@ -663,25 +758,23 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
   // bitcode, written once, of which it reads only its own functions' bodies.
   // (A clone of each part, written and read whole, took twice as long: w7's
   // LLVM phase 134-140 -> 126-135 ms wall, best of 6, three runs.)
-  llvm::StringMap<unsigned> partOf = assignParts(*llvmModule, parts, drivers);
+  llvm::StringMap<unsigned> partOf = assignParts(module, parts, drivers, localPrefix);
   llvm::SmallString<0> bitcode;
   {
     llvm::raw_svector_ostream stream(bitcode);
-    llvm::WriteBitcodeToFile(*llvmModule, stream);
+    llvm::WriteBitcodeToFile(module, stream);
   }
   size_t count = parts + (drivers.empty() ? 0 : 1);
   // Each thread writes its own slots.
   std::vector<std::string> objects(count), errors(count);
   {
-    llvm::orc::JITTargetMachineBuilder driverBuilder = *builder;
-    driverBuilder.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(count));
     for (size_t i = 0; i < count; ++i)
       pool.async([&, i] {
         auto compile = [&]() -> llvm::Expected<std::string> {
           std::optional<llvm::LLVMContext> context;
           std::unique_ptr<llvm::Module> copy;
-          llvm::Module *part = llvmModule.get();
+          llvm::Module *part = &module;
           if (i != 0) {
             context.emplace();
             auto lazy = llvm::getLazyBitcodeModule(
@@ -695,7 +788,7 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
           if (llvm::Error error = keepPart(*part, i, partOf))
             return std::move(error);
           bool driver = !drivers.empty() && i == parts;
-          auto partMachine = (driver ? driverBuilder : *builder).createTargetMachine();
+          auto partMachine = (driver ? driverBuilder : builder).createTargetMachine();
           if (!partMachine)
             return partMachine.takeError();
           return emitObject(*part, **partMachine, driver ? 0 : optLevel);
@@ -710,9 +803,251 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
   }
   for (const std::string &error : errors)
     if (!error.empty())
-      return fail(llvm::createStringError(error));
-  for (const std::string &object : objects)
+      return llvm::createStringError(error);
+  return objects;
+}
+
+/// One module of a graph split by moJitCompileGraph: some of its kernels,
+/// or (`owned` null) the graph's module itself, left with the rest.
+struct GraphPart {
+  OwningOpRef<ModuleOp> owned;
+  ModuleOp module;
+  llvm::StringSet<> kernels; // the kernels it defines, which the rest call
+  size_t size = 0;           // operations, to balance the threads
+  std::vector<std::string> objects;
+  std::string diagnostics, error;
+  bool pipelineFailed = false;
+};
+
+/// The part this thread lowers (for its diagnostics).
+thread_local GraphPart *lowering = nullptr;
+
+/// Moves `kernels` out of `graph` into `part`, leaving declarations of them
+/// in `graph`, and declares in `part` the functions they call. Fails
+/// (nothing moved) where a kernel refers to a symbol other than a function
+/// (mo-outline-kernels passes a global's buffer as an argument).
+LogicalResult moveKernels(ModuleOp graph, ArrayRef<func::FuncOp> kernels, GraphPart &part) {
+  SymbolTable symbols(graph);
+  llvm::SetVector<func::FuncOp> callees;
+  for (func::FuncOp kernel : kernels) {
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(kernel);
+    if (!uses)
+      return failure();
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto callee = symbols.lookup<func::FuncOp>(use.getSymbolRef().getRootReference());
+      if (!callee)
+        return failure();
+      if (!llvm::is_contained(kernels, callee))
+        callees.insert(callee);
+    }
+  }
+  part.owned = ModuleOp::create(graph.getLoc());
+  part.module = *part.owned;
+  part.module->setAttrs(graph->getAttrDictionary());
+  auto declare = [](OpBuilder &builder, func::FuncOp f) {
+    func::FuncOp::create(builder, f.getLoc(), f.getName(), f.getFunctionType()).setPrivate();
+  };
+  OpBuilder builder = OpBuilder::atBlockEnd(part.module.getBody());
+  for (func::FuncOp callee : callees)
+    if (callee.isExternal())
+      builder.clone(*callee); // with its attributes (a C interface)
+    else
+      declare(builder, callee);
+  for (func::FuncOp kernel : kernels) {
+    OpBuilder at(kernel);
+    declare(at, kernel);
+    kernel->remove();
+    part.module.push_back(kernel);
+    part.kernels.insert(kernel.getName());
+    kernel.walk([&](Operation *) { ++part.size; });
+  }
+  return success();
+}
+
+/// In `module`, translated from a part of kernels: definitions other than
+/// its kernels made local (a helper a pass declared in several parts, such
+/// as mo-math-to-funcs', is one per object).
+void localize(llvm::Module &module, const llvm::StringSet<> &kernels) {
+  for (llvm::GlobalValue &value : module.global_values())
+    if (!value.isDeclaration() && !value.hasLocalLinkage() &&
+        !kernels.contains(value.getName()))
+      value.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+} // namespace
+
+extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback onObject,
+                             void *objectData, MlirStringCallback onError, void *errorData) {
+  auto fail = [&](llvm::Error error) {
+    report(onError, errorData, llvm::toString(std::move(error)));
+    return false;
+  };
+  auto builder = hostTarget();
+  if (!builder)
+    return fail(builder.takeError());
+  ModuleOp op = unwrap(module);
+  MLIRContext &ctx = *op->getContext();
+  registerBuiltinDialectTranslation(ctx);
+  registerLLVMDialectTranslation(ctx);
+  registerOpenMPDialectTranslation(ctx);
+  llvm::LLVMContext llvmContext;
+  std::string notes;
+  std::unique_ptr<llvm::Module> llvmModule = translate(op, llvmContext, notes);
+  if (!llvmModule)
+    return fail(
+        llvm::createStringError("the module does not translate to LLVM IR" + notes));
+  auto objects = generate(*llvmModule, *builder, optLevel,
+                          llvm::hardware_concurrency().compute_thread_count());
+  if (!objects)
+    return fail(objects.takeError());
+  for (const std::string &object : *objects)
     report(onObject, objectData, object);
+  return true;
+}
+
+extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
+                                  const MlirPassManager *managers, int optLevel,
+                                  bool *pipelineFailed, MlirStringCallback onObject,
+                                  void *objectData, MlirStringCallback onError,
+                                  void *errorData) {
+  *pipelineFailed = false;
+  auto builder = hostTarget();
+  if (!builder) {
+    report(onError, errorData, llvm::toString(builder.takeError()));
+    return false;
+  }
+  ModuleOp graph = unwrap(module);
+  MLIRContext &ctx = *graph->getContext();
+  registerBuiltinDialectTranslation(ctx);
+  registerLLVMDialectTranslation(ctx);
+  registerOpenMPDialectTranslation(ctx);
+
+  // The kernels dealt by size (the largest first, each to the part with the
+  // fewest operations) into parts of their own; the graph keeps the rest.
+  unsigned threads = std::max(1, numManagers);
+  SmallVector<std::pair<size_t, func::FuncOp>> kernels;
+  for (func::FuncOp f : graph.getOps<func::FuncOp>())
+    if (mo::isKernel(f)) {
+      size_t size = 0;
+      f.walk([&](Operation *) { ++size; });
+      kernels.push_back({size, f});
+    }
+  llvm::stable_sort(kernels, [](auto &a, auto &b) { return a.first > b.first; });
+  // Two parts a thread, which take the next part as each finishes: a
+  // part's cost is known only roughly (its operations), and a module's
+  // lowering and code generation cost little more than its functions'
+  // (~1-2 ms: LLVM's passes and target set up). A graph with little in
+  // kernels is compiled whole.
+  constexpr size_t kMinKernelOps = 50;
+  size_t kernelOps = 0;
+  for (auto &[size, f] : kernels)
+    kernelOps += size;
+  unsigned kernelParts =
+      kernelOps < kMinKernelOps ? 0 : std::min<size_t>(2 * threads, kernels.size());
+  bool split = kernelParts > 0;
+  SmallVector<SmallVector<func::FuncOp>> dealt(kernelParts);
+  SmallVector<size_t> load(kernelParts, 0);
+  for (auto &[size, f] : split ? ArrayRef(kernels) : ArrayRef<std::pair<size_t, func::FuncOp>>()) {
+    unsigned lightest = std::min_element(load.begin(), load.end()) - load.begin();
+    dealt[lightest].push_back(f);
+    load[lightest] += size;
+  }
+  std::vector<GraphPart> parts(kernelParts + 1);
+  for (unsigned i = 0; i < kernelParts; ++i)
+    if (failed(moveKernels(graph, dealt[i], parts[i]))) {
+      // Kernels that refer to a global stay with the graph.
+      parts[i] = GraphPart();
+    }
+  GraphPart &rest = parts.back();
+  rest.module = graph;
+  graph.walk([&](Operation *) { ++rest.size; });
+  llvm::erase_if(parts, [](GraphPart &part) { return !part.module; });
+  SmallVector<GraphPart *> order;
+  for (GraphPart &part : parts)
+    order.push_back(&part);
+  llvm::stable_sort(order, [](GraphPart *a, GraphPart *b) { return a->size > b->size; });
+
+  // Each part lowered by one thread's pass manager, then translated and
+  // compiled there: the lowering of one kernel runs beside LLVM's work on
+  // another, where the pipeline's module passes, the translation and the
+  // verification were a third of a transformer block's compile, on one core.
+  auto work = [&](PassManager &pm, GraphPart &part) {
+    lowering = &part;
+    if (failed(pm.run(part.module)) || failed(verify(part.module))) {
+      part.pipelineFailed = true;
+      return;
+    }
+    llvm::LLVMContext context;
+    std::string notes;
+    std::unique_ptr<llvm::Module> llvmModule = translate(part.module, context, notes);
+    if (!llvmModule) {
+      part.error = "the module does not translate to LLVM IR" + notes;
+      return;
+    }
+    if (part.owned)
+      localize(*llvmModule, part.kernels);
+    std::string prefix = "__mo_p" + std::to_string(&part - parts.data());
+    auto objects = part.owned || !split
+                       ? generate(*llvmModule, *builder, optLevel, /*maxParts=*/1,
+                                  prefix, /*minDriverInstructions=*/part.owned ? 500 : 0)
+                       : generate(*llvmModule, *builder, optLevel, threads, prefix);
+    if (!objects)
+      part.error = llvm::toString(objects.takeError());
+    else
+      part.objects = std::move(*objects);
+  };
+  {
+    // A pass's diagnostics go to the part its thread lowers; others' (a
+    // nested pass on the context's threads, another compile) pass on.
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diagnostic) {
+      if (!lowering)
+        return failure();
+      llvm::raw_string_ostream os(lowering->diagnostics);
+      auto line = [&](Diagnostic &d) {
+        StringRef severity = d.getSeverity() == DiagnosticSeverity::Error     ? "error"
+                             : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+                             : d.getSeverity() == DiagnosticSeverity::Note    ? "note"
+                                                                              : "remark";
+        os << "\n" << d.getLocation() << ": " << severity << ": " << d;
+      };
+      line(diagnostic);
+      for (Diagnostic &note : diagnostic.getNotes())
+        line(note);
+      return success();
+    });
+    std::atomic<size_t> next{0};
+    auto worker = [&](unsigned t) {
+      PassManager &pm = *unwrap(managers[t]);
+      for (size_t i; (i = next++) < order.size();)
+        work(pm, *order[i]);
+      lowering = nullptr;
+    };
+    unsigned count = std::min<size_t>(threads, order.size());
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < count; ++t)
+      pool.emplace_back(worker, t);
+    worker(0);
+    for (std::thread &thread : pool)
+      thread.join();
+  }
+  std::string failures;
+  for (GraphPart &part : parts)
+    if (part.pipelineFailed) {
+      *pipelineFailed = true;
+      failures += part.diagnostics;
+    }
+  if (*pipelineFailed) {
+    report(onError, errorData, failures.empty() ? "a pass failed" : StringRef(failures).ltrim());
+    return false;
+  }
+  for (GraphPart &part : parts)
+    if (!part.error.empty()) {
+      report(onError, errorData, part.error);
+      return false;
+    }
+  for (GraphPart &part : parts)
+    for (const std::string &object : part.objects)
+      report(onObject, objectData, object);
   return true;
 }
 

@@ -66,7 +66,7 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
           "func.func(mo-expand-strided-copies,mo-skip-empty-kernels)");
 }
 
-void mo::buildCpuCodegenPipeline(OpPassManager &pm,
+void mo::buildCpuKernelsPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
   buildLinalgToBuffersPipeline(pm, options);
   // The schedules' thread tiles (scf.forall): OpenMP's, or one loop.
@@ -80,8 +80,15 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
   // The scratch buffers of loop bodies, once per thread; then each kernel
   // a function of its own (LLVM's cost grows faster than a function's size).
   add(pm, "func.func(mo-hoist-stack-buffers),mo-outline-kernels");
+}
+
+void mo::buildCpuKernelsToLLVMPipeline(OpPassManager &pm,
+                                       const CpuPipelineOptions &options) {
   // Kernel by kernel (func.func nests run on every core at once), except
-  // the passes that declare symbols or change signatures.
+  // the passes that declare symbols or change signatures. Every pass here
+  // sees one kernel at a time or changes all of a module's functions and
+  // calls alike: moJitCompileGraph runs this on the kernels split into
+  // modules of their own.
   if (options.schedules)
     add(pm, "func.func(mo-lower-vectors)");
   if (options.approximateMath)
@@ -126,6 +133,12 @@ void mo::buildCpuCodegenPipeline(OpPassManager &pm,
           "reconcile-unrealized-casts");
 }
 
+void mo::buildCpuCodegenPipeline(OpPassManager &pm,
+                                 const CpuPipelineOptions &options) {
+  buildCpuKernelsPipeline(pm, options);
+  buildCpuKernelsToLLVMPipeline(pm, options);
+}
+
 void mo::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) {
   buildMoToLinalgPipeline(pm);
   buildCpuCodegenPipeline(pm, options);
@@ -146,5 +159,19 @@ void mo::registerPipelines() {
       "The CPU pipeline after mo-lower-to-linalg (linalg/tensor to LLVM)",
       [](OpPassManager &pm, const CpuPipelineOptions &options) {
         buildCpuCodegenPipeline(pm, options);
+      });
+  // mo-cpu-codegen in two: mo's JIT compiles the kernels the first outlines
+  // each on its own, through the second (moJitCompileGraph).
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "mo-cpu-kernels",
+      "mo-cpu-codegen up to its kernels outlined (buffers, threads, kernels)",
+      [](OpPassManager &pm, const CpuPipelineOptions &options) {
+        buildCpuKernelsPipeline(pm, options);
+      });
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "mo-cpu-kernels-to-llvm",
+      "mo-cpu-codegen after mo-cpu-kernels (vectors, loops, LLVM dialect)",
+      [](OpPassManager &pm, const CpuPipelineOptions &options) {
+        buildCpuKernelsToLLVMPipeline(pm, options);
       });
 }

@@ -42,7 +42,8 @@ Value rootOf(Value memref) {
   return memref;
 }
 
-bool isKernel(Operation *op) {
+/// Whether `op` is work a kernel is made of.
+bool isKernelOp(Operation *op) {
   return isa<linalg::LinalgOp, LoopLikeOpInterface, omp::ParallelOp>(op);
 }
 
@@ -50,7 +51,7 @@ bool isKernel(Operation *op) {
 SmallVector<Operation *> kernelsOf(func::FuncOp func) {
   SmallVector<Operation *> kernels;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (!isKernel(op))
+    if (!isKernelOp(op))
       return WalkResult::advance();
     kernels.push_back(op);
     return WalkResult::skip();
@@ -214,3 +215,10 @@ struct MoOutlineKernelsPass
 };
 
 } // namespace
+
+bool mo::isKernel(func::FuncOp func) {
+  auto passthrough = func->getAttrOfType<ArrayAttr>("passthrough");
+  return passthrough && !func.isExternal() &&
+         llvm::is_contained(passthrough.getValue(),
+                            StringAttr::get(func.getContext(), "noinline"));
+}

@@ -128,13 +128,11 @@ Value isAligned(OpBuilder &b, Location loc, Value buffer) {
 
 /// Whether `func` is a kernel of mo-outline-kernels (one block, no results)
 /// and not a twin already.
-bool isKernel(func::FuncOp func) {
-  auto passthrough = func->getAttrOfType<ArrayAttr>("passthrough");
-  auto named = [&](StringRef name) {
-    return llvm::is_contained(passthrough.getValue(), StringAttr::get(func.getContext(), name));
-  };
-  return passthrough && !func.isExternal() && func.getFunctionBody().hasOneBlock() &&
-         func.getNumResults() == 0 && named("noinline") && !named("mo-streaming");
+bool mayHaveTwin(func::FuncOp func) {
+  return mo::isKernel(func) && func.getFunctionBody().hasOneBlock() &&
+         func.getNumResults() == 0 &&
+         !llvm::is_contained(func->getAttrOfType<ArrayAttr>("passthrough").getValue(),
+                             StringAttr::get(func.getContext(), "mo-streaming"));
 }
 
 /// Marks nontemporal the stores of `func` into `buffers`, through views (the
@@ -174,7 +172,7 @@ struct MoStreamStoresPass : public mo::impl::MoStreamStoresBase<MoStreamStoresPa
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> kernels(llvm::make_filter_range(
-        module.getOps<func::FuncOp>(), [](func::FuncOp f) { return isKernel(f); }));
+        module.getOps<func::FuncOp>(), mayHaveTwin));
     for (func::FuncOp kernel : kernels) {
       SmallVector<unsigned> streamed;
       for (BlockArgument arg : kernel.getArguments())

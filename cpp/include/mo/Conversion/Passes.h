@@ -59,12 +59,24 @@ void buildMoToLinalgPipeline(OpPassManager &pm);
 /// Phase 2, shared by every target: fusion, bufferization, deallocation.
 void buildLinalgToBuffersPipeline(OpPassManager &pm,
                                   const CpuPipelineOptions &options);
+/// Phases 2 and 3a: linalg on tensors to buffers and loops, each kernel a
+/// function of its own (`mo-cpu-kernels`).
+void buildCpuKernelsPipeline(OpPassManager &pm,
+                             const CpuPipelineOptions &options);
+/// Phase 3b: kernels and their callers to the LLVM dialect
+/// (`mo-cpu-kernels-to-llvm`).
+void buildCpuKernelsToLLVMPipeline(OpPassManager &pm,
+                                   const CpuPipelineOptions &options);
 /// Phases 2 and 3: linalg on tensors to the LLVM dialect (`mo-cpu-codegen`).
 void buildCpuCodegenPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options);
 /// The whole CPU lowering, mo to the LLVM dialect (`--mo-cpu-pipeline`).
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
-/// Registers `mo-cpu-pipeline` and `mo-cpu-codegen`.
+/// Registers `mo-cpu-pipeline`, `mo-cpu-codegen` and its two halves.
+
+/// Whether `func` is a kernel of mo-outline-kernels (a definition that
+/// `passthrough` marks `noinline`).
+bool isKernel(func::FuncOp func);
 void registerPipelines();
 
 /// The target features a `cpu-features` option names: the host's for
