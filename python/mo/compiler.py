@@ -169,10 +169,11 @@ _stats = {"pipelines": 0, "code_generations": 0,
 
 
 def stats() -> dict[str, float]:
-    """Pass pipelines and LLVM code generations this process ran, and the
-    wall seconds spent in each (the hook the tests use to see that loading
-    an artifact compiles nothing; benchmarks/workloads.py splits a cold
-    compile with it)."""
+    """Pass pipelines and code generations this process ran, and the wall
+    seconds spent in each (the hook the tests use to see that loading an
+    artifact compiles nothing; benchmarks/workloads.py splits a cold compile
+    with it). A graph's code generation includes the lowering of its
+    kernels after mo-cpu-kernels (see _codegen)."""
     return dict(_stats)
 
 

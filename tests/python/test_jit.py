@@ -182,6 +182,72 @@ func.func @f() -> i32 {
     assert capfd.readouterr().err == ""
 
 
+# A graph as mo-cpu-kernels leaves it: five kernels, each calling a function
+# the graph defines (@twice) and one it declares (libm's @expf), and an
+# entry calling them in turn on one buffer.
+GRAPH_KERNEL = """
+func.func private @k{i}(%a: memref<64xf32>) attributes {{passthrough = ["noinline"]}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %s = arith.constant {s} : f32
+  scf.for %j = %c0 to %c64 step %c1 {{
+    %x = memref.load %a[%j] : memref<64xf32>
+    %y = func.call @twice(%x) : (f32) -> f32
+    %z = arith.mulf %y, %s : f32
+    %e = func.call @expf(%z) : (f32) -> f32
+    %w = arith.subf %e, %x : f32
+    %v = arith.addf %w, %s : f32
+    memref.store %v, %a[%j] : memref<64xf32>
+  }}
+  return
+}}
+"""
+GRAPH = """
+func.func private @expf(f32) -> f32
+func.func @twice(%x: f32) -> f32 {
+  %y = arith.addf %x, %x : f32
+  return %y : f32
+}
+func.func @main(%a: memref<64xf32>) attributes {llvm.emit_c_interface} {
+""" + "".join(f"  func.call @k{i}(%a) : (memref<64xf32>) -> ()\n" for i in range(5)) + """  return
+}
+""" + "".join(GRAPH_KERNEL.format(i=i, s=0.1 * (i + 1)) for i in range(5))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_graphs_kernels_link_to_what_they_call_from_their_parts(threads):
+    """jit_compile_graph's parts: the kernels in two modules per thread, each
+    declaring what its kernels call (a function the rest defines, a library
+    function); the objects link into one program that computes what the
+    graph says."""
+    from mo import compiler
+
+    with _context.context():
+        module = ir.Module.parse(GRAPH)
+        managers = [compiler._pass_manager("mo-cpu-kernels-to-llvm", False, slot)
+                    for slot in range(threads)]
+    objects = _moDialects.jit_compile_graph(module, managers, 2)
+    assert len(objects) == min(2 * threads, 5) + 1  # the kernels' parts and the rest
+    jit = _moDialects.Jit(objects, [])
+
+    class Descriptor(ctypes.Structure):  # memref<64xf32>
+        _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                    ("offset", ctypes.c_int64), ("size", ctypes.c_int64),
+                    ("stride", ctypes.c_int64)]
+
+    np = pytest.importorskip("numpy")
+    a = np.linspace(-1, 1, 64, dtype=np.float32)
+    descriptor = ctypes.pointer(Descriptor(a.ctypes.data, a.ctypes.data, 0, 64, 1))
+    args = (ctypes.c_void_p * 1)(ctypes.addressof(descriptor))
+    ref = a.astype(np.float64)
+    for i in range(5):
+        s = np.float32(0.1 * (i + 1))
+        ref = np.exp(2 * ref * s) - ref + s
+    ctypes.CFUNCTYPE(None, ctypes.c_void_p)(jit.lookup("_mo_packed_main"))(args)
+    np.testing.assert_allclose(a, ref, rtol=1e-5)
+
+
 def test_a_large_module_is_compiled_in_parts_that_link_together():
     """Several kernels of enough code: their objects two per core at most and
     the rest's, compiled at once, linked by the runtime into one correct
