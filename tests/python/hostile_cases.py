@@ -492,6 +492,38 @@ for t in threads:
 assert not errors, errors
 """),
 
+    # Each compile's parts lowered and compiled on threads of its own, all
+    # in the one MLIR context, each with pass managers of its Python thread.
+    _c("threads: graphs compiled in parts from 4 threads at once", """
+import threading
+errors = []
+def work(k):
+    try:
+        rng = np.random.default_rng(k)
+        x = rng.standard_normal((64, 64)).astype(np.float32)
+        w = (rng.standard_normal((64, 64)) / 8).astype(np.float32)
+        for layers in (3, 4, 5):
+            def model(x, w):
+                for i in range(layers):
+                    x = F.relu(x @ w) * (0.5 + 0.1 * k) + x
+                return F.softmax(x)
+            run = compile(model)(L(f32, [64, 64]), L(f32, [64, 64]))
+            ref = x.astype(np.float64)
+            for i in range(layers):
+                ref = np.maximum(ref @ w, 0) * (0.5 + 0.1 * k) + ref
+            e = np.exp(ref - ref.max(-1, keepdims=True))
+            np.testing.assert_allclose(run(x, w).to_numpy(), e / e.sum(-1, keepdims=True),
+                                       rtol=1e-4, atol=1e-5)
+    except Exception as e:
+        errors.append(e)
+threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert not errors, errors
+"""),
+
     # -- torch ------------------------------------------------------------------------
     _c("torch: bfloat16 tensor for a bf16 layout", """
 import torch
