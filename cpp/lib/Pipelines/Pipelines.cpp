@@ -145,33 +145,33 @@ void mo::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options) 
 }
 
 void mo::registerPipelines() {
-  PassPipelineRegistration<CpuPipelineOptions>(
-      "mo-cpu-pipeline",
-      "Lowers mo to the LLVM dialect for the CPU (mo-lower-to-linalg, "
-      "fusion, bufferization, loops, LLVM)",
-      [](OpPassManager &pm, const CpuPipelineOptions &options) {
-        buildCpuPipeline(pm, options);
-      });
-  // The same after mo-lower-to-linalg: lets a driver inspect the lowered
-  // entry signature (weights, outputs, checks) before generating code.
-  PassPipelineRegistration<CpuPipelineOptions>(
-      "mo-cpu-codegen",
-      "The CPU pipeline after mo-lower-to-linalg (linalg/tensor to LLVM)",
-      [](OpPassManager &pm, const CpuPipelineOptions &options) {
-        buildCpuCodegenPipeline(pm, options);
-      });
-  // mo-cpu-codegen in two: mo's JIT compiles the kernels the first outlines
-  // each on its own, through the second (moJitCompileGraph).
-  PassPipelineRegistration<CpuPipelineOptions>(
-      "mo-cpu-kernels",
-      "mo-cpu-codegen up to its kernels outlined (buffers, threads, kernels)",
-      [](OpPassManager &pm, const CpuPipelineOptions &options) {
-        buildCpuKernelsPipeline(pm, options);
-      });
-  PassPipelineRegistration<CpuPipelineOptions>(
-      "mo-cpu-kernels-to-llvm",
-      "mo-cpu-codegen after mo-cpu-kernels (vectors, loops, LLVM dialect)",
-      [](OpPassManager &pm, const CpuPipelineOptions &options) {
-        buildCpuKernelsToLLVMPipeline(pm, options);
-      });
+  using Builder = void (*)(OpPassManager &, const CpuPipelineOptions &);
+  struct Pipeline {
+    const char *name, *description;
+    Builder build;
+  };
+  static const Pipeline pipelines[] = {
+      {"mo-cpu-pipeline",
+       "Lowers mo to the LLVM dialect for the CPU (mo-lower-to-linalg, "
+       "fusion, bufferization, loops, LLVM)",
+       buildCpuPipeline},
+      // The same after mo-lower-to-linalg: lets a driver inspect the lowered
+      // entry signature (weights, outputs, checks) before generating code.
+      {"mo-cpu-codegen", "The CPU pipeline after mo-lower-to-linalg (linalg/tensor to LLVM)",
+       buildCpuCodegenPipeline},
+      // mo-cpu-codegen in two: mo's JIT compiles the kernels the first
+      // outlines each on its own, through the second (moJitCompileGraph).
+      {"mo-cpu-kernels",
+       "mo-cpu-codegen up to its kernels outlined (buffers, threads, kernels)",
+       buildCpuKernelsPipeline},
+      {"mo-cpu-kernels-to-llvm",
+       "mo-cpu-codegen after mo-cpu-kernels (vectors, loops, LLVM dialect)",
+       buildCpuKernelsToLLVMPipeline},
+  };
+  for (const Pipeline &pipeline : pipelines)
+    PassPipelineRegistration<CpuPipelineOptions>(
+        pipeline.name, pipeline.description,
+        [build = pipeline.build](OpPassManager &pm, const CpuPipelineOptions &options) {
+          build(pm, options);
+        });
 }
