@@ -244,6 +244,21 @@ def MoLowerVectors : Pass<"mo-lower-vectors", "::mlir::func::FuncOp"> {
     "::mlir::vector::VectorDialect"];
 }
 
+def MoVectorRows : Pass<"mo-vector-rows", "::mlir::func::FuncOp"> {
+  let summary = "n-D vectors made of 1-D vectors row by row, not element by element";
+  let description = [{
+    The canonicalizer folds a chain of `vector.insert`s that fills a
+    vector<8x32xf32> row by row (an unrolled 2-D transfer, a broadcast row)
+    into one `vector.from_elements` of the rows' 256 elements, each taken
+    out by `vector.to_elements`: in LLVM, 256 extracts and 256 inserts that
+    InstCombine then folds back, at a cost. This pass, after the last
+    canonicalization, unrolls such `from_elements` into rows (upstream's
+    patterns) and folds a row that takes all of one vector's elements in
+    order into that vector.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::ub::UBDialect"];
+}
+
 def MoApproximateMath : Pass<"mo-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "f32 exp and tanh as inlined polynomials";
   let description = [{

@@ -235,11 +235,14 @@ class _PipelineFailed(CompileError):
 
 def _compile_threads() -> int:
     """Threads a compile lowers and generates code on: the cores this
-    process may run on."""
+    process may run on, at most 8 (a graph's kernels go in two parts a
+    thread, and each part has a fixed cost, each thread's pass manager one
+    of its own on its first use)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
 
 
 def _codegen(module, pipeline: str, opt_level: int) -> list[bytes]:

@@ -117,7 +117,7 @@ void mo::buildCpuKernelsToLLVMPipeline(OpPassManager &pm,
   add(pm, "mo-math-to-funcs,"
           "func.func(convert-math-to-llvm),"
           "convert-math-to-libm,"
-          "func.func(convert-vector-to-llvm),"
+          "func.func(mo-vector-rows,convert-vector-to-llvm),"
           "mo-widen-bool-memrefs,"
           "func.func(expand-strided-metadata,"
           "lower-affine,"

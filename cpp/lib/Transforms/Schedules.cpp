@@ -44,6 +44,7 @@ namespace mlir::mo {
 #define GEN_PASS_DEF_MOSELECTSCHEDULES
 #define GEN_PASS_DEF_MOAPPLYSCHEDULES
 #define GEN_PASS_DEF_MOLOWERVECTORS
+#define GEN_PASS_DEF_MOVECTORROWS
 #include "Mo/MoPasses.h.inc"
 } // namespace mlir::mo
 
@@ -1310,6 +1311,45 @@ struct MoLowerVectorsPass : public mo::impl::MoLowerVectorsBase<MoLowerVectorsPa
     if (failed(lowering->run(func)))
       return signalPassFailure();
     scalarizeExtractedLoads(func);
+  }
+};
+
+/// A 1-D vector.from_elements of all of one vector's elements, in order,
+/// as that vector.
+struct FoldElementCopy : OpRewritePattern<vector::FromElementsOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::FromElementsOp op,
+                                PatternRewriter &rewriter) const override {
+    ValueRange elements = op.getElements();
+    auto source = elements.empty() ? vector::ToElementsOp()
+                                   : elements.front().getDefiningOp<vector::ToElementsOp>();
+    if (!source || source.getSource().getType() != op.getType() ||
+        elements != ValueRange(source->getResults()))
+      return failure();
+    rewriter.replaceOp(op, source.getSource());
+    return success();
+  }
+};
+
+struct MoVectorRowsPass : public mo::impl::MoVectorRowsBase<MoVectorRowsPass> {
+  /// Built once per pass, shared by its clones.
+  std::shared_ptr<const FrozenRewritePatternSet> patterns;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    RewritePatternSet set(ctx);
+    vector::populateVectorFromElementsUnrollPatterns(set);
+    set.add<FoldElementCopy>(ctx);
+    patterns = std::make_shared<const FrozenRewritePatternSet>(std::move(set));
+    return success();
+  }
+
+  void runOnOperation() override {
+    bool elements = getOperation()
+                        .walk([](vector::FromElementsOp) { return WalkResult::interrupt(); })
+                        .wasInterrupted();
+    if (elements && failed(applyPatternsGreedily(getOperation(), *patterns, fixpoint())))
+      signalPassFailure();
   }
 };
 
