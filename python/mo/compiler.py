@@ -260,15 +260,13 @@ def _codegen(module, pipeline: str, opt_level: int) -> list[bytes]:
     options = pipeline[len("mo-cpu-codegen"):]
     try:
         _run_pipeline(module, "mo-cpu-kernels" + options)
-    except _PipelineFailed:
-        raise
     except CompileError as e:
         raise _PipelineFailed(str(e)) from None
     verify_each = os.environ.get("MO_VERIFY_EACH") == "1"
     with _context.context():
         managers = [_pass_manager("mo-cpu-kernels-to-llvm" + options, verify_each, slot)
                     for slot in range(_compile_threads())]
-    # (Translation's diagnostics come back in the error: see moJitCompile.)
+    # (The parts' diagnostics come back in the error: see moJitCompileGraph.)
     _stats["code_generations"] += 1
     start = time.perf_counter()
     try:

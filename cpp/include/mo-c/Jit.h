@@ -36,11 +36,12 @@ MLIR_CAPI_EXPORTED bool moJitCompile(MlirModule module, int optLevel,
                                      MlirStringCallback onError, void *errorData);
 
 /// Generates code for `module`, a graph through `mo-cpu-kernels` (its
-/// kernels outlined): its kernels are moved into up to `numManagers`
-/// modules of their own, balanced by size, the rest staying in `module`,
-/// and each module is lowered by a pass manager of `managers` (each the
-/// same pipeline, `mo-cpu-kernels-to-llvm`; one per thread) and compiled
-/// as by moJitCompile on that thread, each object passed to `onObject`.
+/// kernels outlined): its kernels are moved into up to two modules of their
+/// own per pass manager, balanced by size (none if they are little), the
+/// rest staying in `module`; each module is lowered by one of `managers`
+/// (each the same pipeline, `mo-cpu-kernels-to-llvm`; one per thread) and
+/// compiled as by moJitCompile on that thread, each object passed to
+/// `onObject`.
 /// `module` is left as its part, lowered. Returns false on failure, the
 /// diagnostics or LLVM's message passed to `onError`, with
 /// `*pipelineFailed` set if a pass failed.

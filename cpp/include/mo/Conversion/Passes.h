@@ -73,11 +73,11 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
 /// The whole CPU lowering, mo to the LLVM dialect (`--mo-cpu-pipeline`).
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// Registers `mo-cpu-pipeline`, `mo-cpu-codegen` and its two halves.
+void registerPipelines();
 
 /// Whether `func` is a kernel of mo-outline-kernels (a definition that
 /// `passthrough` marks `noinline`).
 bool isKernel(func::FuncOp func);
-void registerPipelines();
 
 /// The target features a `cpu-features` option names: the host's for
 /// `host`, else those of a list such as `+avx512f,-avx2`.
