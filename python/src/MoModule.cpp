@@ -113,6 +113,19 @@ static void appendTo(MlirStringRef text, void *user) {
   static_cast<std::string *>(user)->append(text.data, text.length);
 }
 
+/// An object file passed to it appended to a std::vector<std::string>.
+static void appendObject(MlirStringRef text, void *user) {
+  static_cast<std::vector<std::string> *>(user)->emplace_back(text.data, text.length);
+}
+
+/// Object files as a list of bytes.
+static nb::list objectList(const std::vector<std::string> &objects) {
+  nb::list out;
+  for (const std::string &o : objects)
+    out.append(nb::bytes(o.data(), o.size()));
+  return out;
+}
+
 /// Owns a linked object; its code lives as long as this does.
 struct JitHandle {
   MoJit *jit;
@@ -218,20 +231,11 @@ static void populateModule(nb::module_ &m) {
         {
           // LLVM's work needs no Python: other threads trace and compile.
           nb::gil_scoped_release unlocked;
-          compiled = moJitCompile(
-              module, optLevel,
-              [](MlirStringRef text, void *user) {
-                static_cast<std::vector<std::string> *>(user)->emplace_back(text.data,
-                                                                           text.length);
-              },
-              &objects, appendTo, &error);
+          compiled = moJitCompile(module, optLevel, appendObject, &objects, appendTo, &error);
         }
         if (!compiled)
           throw std::runtime_error(error);
-        nb::list out;
-        for (const std::string &o : objects)
-          out.append(nb::bytes(o.data(), o.size()));
-        return out;
+        return objectList(objects);
       },
       "module"_a, "opt_level"_a,
       "The object files of an LLVM-dialect module (mo-c/Jit.h: packed "
@@ -245,21 +249,13 @@ static void populateModule(nb::module_ &m) {
         bool compiled, pipelineFailed;
         {
           nb::gil_scoped_release unlocked;
-          compiled = moJitCompileGraph(
-              module, static_cast<int>(managers.size()), managers.data(), optLevel,
-              &pipelineFailed,
-              [](MlirStringRef text, void *user) {
-                static_cast<std::vector<std::string> *>(user)->emplace_back(text.data,
-                                                                           text.length);
-              },
-              &objects, appendTo, &error);
+          compiled = moJitCompileGraph(module, static_cast<int>(managers.size()),
+                                       managers.data(), optLevel, &pipelineFailed,
+                                       appendObject, &objects, appendTo, &error);
         }
         if (!compiled)
           throw std::runtime_error((pipelineFailed ? "pipeline: " : "codegen: ") + error);
-        nb::list out;
-        for (const std::string &o : objects)
-          out.append(nb::bytes(o.data(), o.size()));
-        return out;
+        return objectList(objects);
       },
       "module"_a, "managers"_a, "opt_level"_a,
       "The object files of a graph through mo-cpu-kernels (mo-c/Jit.h): its "

@@ -78,7 +78,6 @@
 #include <atomic>
 #include <optional>
 #include <thread>
-#include <thread>
 
 using namespace mlir;
 
@@ -324,7 +323,7 @@ public:
           store->setMetadata(llvm::LLVMContext::MD_nontemporal, nullptr);
           written.insert(llvm::getUnderlyingObject(store->getPointerOperand()));
         }
-      if (!f.hasFnAttribute("mo-streaming"))
+      if (!f.hasFnAttribute(mo::kStreamingAttr))
         continue;
       for (llvm::Value *buffer : written) {
         llvm::BasicBlock::iterator at = f.getEntryBlock().getFirstInsertionPt();
@@ -347,7 +346,7 @@ public:
       if (buffer)
         live.insert(buffer);
     for (llvm::Function &f : module)
-      if (f.hasFnAttribute("mo-streaming") && !f.isDeclaration())
+      if (f.hasFnAttribute(mo::kStreamingAttr) && !f.isDeclaration())
         stream(f, functions, live);
   }
 
@@ -694,12 +693,20 @@ llvm::Error keepPart(llvm::Module &module, unsigned part, const llvm::StringMap<
   return module.materializeAll();
 }
 
-/// Translates `op` into `context`, the diagnostics of this thread
-/// appended to `notes` (the MLIR context is shared by threads compiling at
+/// Registers the translations to LLVM IR of the dialects mo lowers to.
+void registerTranslations(MLIRContext &ctx) {
+  registerBuiltinDialectTranslation(ctx);
+  registerLLVMDialectTranslation(ctx);
+  registerOpenMPDialectTranslation(ctx);
+}
+
+/// `op` translated into `context`; on failure the diagnostics of this
+/// thread are the error (the MLIR context is shared by threads compiling at
 /// once; a Python handler here would wait for the GIL under the diagnostic
 /// engine's lock, and deadlock against a thread attaching one).
-std::unique_ptr<llvm::Module> translate(ModuleOp op, llvm::LLVMContext &context,
-                                        std::string &notes) {
+llvm::Expected<std::unique_ptr<llvm::Module>> translate(ModuleOp op,
+                                                        llvm::LLVMContext &context) {
+  std::string notes;
   std::thread::id self = std::this_thread::get_id();
   ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &diagnostic) {
     if (std::this_thread::get_id() != self)
@@ -708,7 +715,9 @@ std::unique_ptr<llvm::Module> translate(ModuleOp op, llvm::LLVMContext &context,
     os << "\n  " << diagnostic.getLocation() << ": " << diagnostic;
     return success();
   });
-  return translateModuleToLLVMIR(op, context);
+  if (std::unique_ptr<llvm::Module> module = translateModuleToLLVMIR(op, context))
+    return module;
+  return llvm::createStringError("the module does not translate to LLVM IR" + notes);
 }
 
 /// The objects of `module` at `optLevel`: packed wrappers added, identical
@@ -886,17 +895,12 @@ extern "C" bool moJitCompile(MlirModule module, int optLevel, MlirStringCallback
   if (!builder)
     return fail(builder.takeError());
   ModuleOp op = unwrap(module);
-  MLIRContext &ctx = *op->getContext();
-  registerBuiltinDialectTranslation(ctx);
-  registerLLVMDialectTranslation(ctx);
-  registerOpenMPDialectTranslation(ctx);
+  registerTranslations(*op->getContext());
   llvm::LLVMContext llvmContext;
-  std::string notes;
-  std::unique_ptr<llvm::Module> llvmModule = translate(op, llvmContext, notes);
+  auto llvmModule = translate(op, llvmContext);
   if (!llvmModule)
-    return fail(
-        llvm::createStringError("the module does not translate to LLVM IR" + notes));
-  auto objects = generate(*llvmModule, *builder, optLevel,
+    return fail(llvmModule.takeError());
+  auto objects = generate(**llvmModule, *builder, optLevel,
                           llvm::hardware_concurrency().compute_thread_count());
   if (!objects)
     return fail(objects.takeError());
@@ -918,9 +922,7 @@ extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
   }
   ModuleOp graph = unwrap(module);
   MLIRContext &ctx = *graph->getContext();
-  registerBuiltinDialectTranslation(ctx);
-  registerLLVMDialectTranslation(ctx);
-  registerOpenMPDialectTranslation(ctx);
+  registerTranslations(ctx);
 
   // The kernels dealt by size (the largest first, each to the part with the
   // fewest operations) into parts of their own; the graph keeps the rest.
@@ -978,19 +980,18 @@ extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
       return;
     }
     llvm::LLVMContext context;
-    std::string notes;
-    std::unique_ptr<llvm::Module> llvmModule = translate(part.module, context, notes);
+    auto llvmModule = translate(part.module, context);
     if (!llvmModule) {
-      part.error = "the module does not translate to LLVM IR" + notes;
+      part.error = llvm::toString(llvmModule.takeError());
       return;
     }
     if (part.owned)
-      localize(*llvmModule, part.kernels);
+      localize(**llvmModule, part.kernels);
     std::string prefix = "__mo_p" + std::to_string(&part - parts.data());
     auto objects = part.owned || !split
-                       ? generate(*llvmModule, *builder, optLevel, /*maxParts=*/1,
+                       ? generate(**llvmModule, *builder, optLevel, /*maxParts=*/1,
                                   prefix, /*minDriverInstructions=*/part.owned ? 500 : 0)
-                       : generate(*llvmModule, *builder, optLevel, threads, prefix);
+                       : generate(**llvmModule, *builder, optLevel, threads, prefix);
     if (!objects)
       part.error = llvm::toString(objects.takeError());
     else

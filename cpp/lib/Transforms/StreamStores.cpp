@@ -132,7 +132,7 @@ bool mayHaveTwin(func::FuncOp func) {
   return mo::isKernel(func) && func.getFunctionBody().hasOneBlock() &&
          func.getNumResults() == 0 &&
          !llvm::is_contained(func->getAttrOfType<ArrayAttr>("passthrough").getValue(),
-                             StringAttr::get(func.getContext(), "mo-streaming"));
+                             StringAttr::get(func.getContext(), mo::kStreamingAttr));
 }
 
 /// Marks nontemporal the stores of `func` into `buffers`, through views (the
@@ -188,7 +188,7 @@ struct MoStreamStoresPass : public mo::impl::MoStreamStoresBase<MoStreamStoresPa
       symbols.insert(twin, std::next(Block::iterator(kernel)));
       SmallVector<Attribute> passthrough(
           kernel->getAttrOfType<ArrayAttr>("passthrough").getValue());
-      passthrough.push_back(StringAttr::get(&getContext(), "mo-streaming"));
+      passthrough.push_back(StringAttr::get(&getContext(), mo::kStreamingAttr));
       twin->setAttr("passthrough", ArrayAttr::get(&getContext(), passthrough));
       markStores(twin, llvm::map_to_vector(streamed, [&](unsigned i) {
                    return twin.getArgument(i);

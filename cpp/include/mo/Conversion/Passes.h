@@ -79,6 +79,10 @@ void registerPipelines();
 /// `passthrough` marks `noinline`).
 bool isKernel(func::FuncOp func);
 
+/// The `passthrough` attribute of a kernel's streaming twin
+/// (mo-stream-stores), which code generation (moJitCompile) reads.
+constexpr llvm::StringLiteral kStreamingAttr = "mo-streaming";
+
 /// The target features a `cpu-features` option names: the host's for
 /// `host`, else those of a list such as `+avx512f,-avx2`.
 llvm::StringMap<bool> cpuFeatureMap(StringRef features);
