@@ -248,6 +248,30 @@ def test_a_graphs_kernels_link_to_what_they_call_from_their_parts(threads):
     np.testing.assert_allclose(a, ref, rtol=1e-5)
 
 
+def test_a_graph_without_pass_managers_is_an_error_not_a_crash():
+    """jit_compile_graph given no pass manager to lower its parts with: a
+    RuntimeError naming the argument (it indexed past the list). In a
+    subprocess, so a crash fails it."""
+    import subprocess
+    import sys
+
+    script = """
+from mo import _context
+from mo._mlir import ir
+from mo._mlir._mlir_libs import _moDialects
+with _context.context():
+    module = ir.Module.parse("func.func @f() { return }")
+try:
+    _moDialects.jit_compile_graph(module, [], 2)
+except RuntimeError as e:
+    print(e)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout.strip() == "codegen: managers: expected at least one pass manager, got 0"
+
+
 def test_a_large_module_is_compiled_in_parts_that_link_together():
     """Several kernels of enough code: their objects two per core at most and
     the rest's, compiled at once, linked by the runtime into one correct

@@ -42,9 +42,9 @@ MLIR_CAPI_EXPORTED bool moJitCompile(MlirModule module, int optLevel,
 /// (each the same pipeline, `mo-cpu-kernels-to-llvm`; one per thread) and
 /// compiled as by moJitCompile on that thread, each object passed to
 /// `onObject`.
-/// `module` is left as its part, lowered. Returns false on failure, the
-/// diagnostics or LLVM's message passed to `onError`, with
-/// `*pipelineFailed` set if a pass failed.
+/// `module` is left as its part, lowered. Returns false on failure (also
+/// for no pass manager), the diagnostics or LLVM's message passed to
+/// `onError`, with `*pipelineFailed` set if a pass failed.
 MLIR_CAPI_EXPORTED bool moJitCompileGraph(MlirModule module, int numManagers,
                                           const MlirPassManager *managers, int optLevel,
                                           bool *pipelineFailed, MlirStringCallback onObject,

@@ -915,6 +915,11 @@ extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
                                   void *objectData, MlirStringCallback onError,
                                   void *errorData) {
   *pipelineFailed = false;
+  if (numManagers < 1 || !managers) {
+    report(onError, errorData,
+           "managers: expected at least one pass manager, got " + std::to_string(numManagers));
+    return false;
+  }
   auto builder = hostTarget();
   if (!builder) {
     report(onError, errorData, llvm::toString(builder.takeError()));
@@ -926,7 +931,7 @@ extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
 
   // The kernels dealt by size (the largest first, each to the part with the
   // fewest operations) into parts of their own; the graph keeps the rest.
-  unsigned threads = std::max(1, numManagers);
+  unsigned threads = numManagers;
   SmallVector<std::pair<size_t, func::FuncOp>> kernels;
   for (func::FuncOp f : graph.getOps<func::FuncOp>())
     if (mo::isKernel(f)) {
