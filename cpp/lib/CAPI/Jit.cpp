@@ -993,10 +993,11 @@ extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
     if (part.owned)
       localize(**llvmModule, part.kernels);
     std::string prefix = "__mo_p" + std::to_string(&part - parts.data());
-    auto objects = part.owned || !split
-                       ? generate(**llvmModule, *builder, optLevel, /*maxParts=*/1,
-                                  prefix, /*minDriverInstructions=*/part.owned ? 500 : 0)
-                       : generate(**llvmModule, *builder, optLevel, threads, prefix);
+    // A graph compiled whole: as by moJitCompile. A part: one partition,
+    // and the rest's loop-free functions all drivers (isDriver).
+    auto objects = !split ? generate(**llvmModule, *builder, optLevel, threads, prefix)
+                          : generate(**llvmModule, *builder, optLevel, /*maxParts=*/1, prefix,
+                                     /*minDriverInstructions=*/part.owned ? 500 : 0);
     if (!objects)
       part.error = llvm::toString(objects.takeError());
     else
