@@ -244,6 +244,31 @@ def MoLowerVectors : Pass<"mo-lower-vectors", "::mlir::func::FuncOp"> {
     "::mlir::vector::VectorDialect"];
 }
 
+def MoPrefetchAccumulators
+    : Pass<"mo-prefetch-accumulators", "::mlir::func::FuncOp"> {
+  let summary = "Accumulators read from memory start at zero, memory prefetched";
+  let description = [{
+    A register tile whose loop carries an accumulator read from memory (a
+    cache block of an mmt4d after the first, which adds to the partial sums
+    of the ones before) waits for that read before its first FMA: the tile
+    is in L3 by then, and no out-of-order window spans the loop before it.
+    As BLAS kernels do, the loop starts from zero instead, the tile is
+    prefetched before it and added after it, when it has arrived.
+
+    The rewrite applies to an `scf.for` iter_arg initialized by an in-bounds,
+    minor-identity `vector.transfer_read` of a memref (through shape-only
+    broadcasts and shape casts), where nothing between the read and the
+    loop end writes memory, and the iter_arg only accumulates: each value
+    it flows through has one use, an element-preserving reshape, the
+    accumulator of a `vector.contract` (kind add) or `vector.fma`, or an
+    `arith.addf`, down to its own `scf.yield` operand. The sum is then
+    reassociated (the memory's value added last), as any blocked GEMM does.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect"];
+}
+
 def MoVectorRows : Pass<"mo-vector-rows", "::mlir::func::FuncOp"> {
   let summary = "n-D vectors made of 1-D vectors row by row, not element by element";
   let description = [{

@@ -89,8 +89,9 @@ void mo::buildCpuKernelsToLLVMPipeline(OpPassManager &pm,
   // sees one kernel at a time or changes all of a module's functions and
   // calls alike: moJitCompileGraph runs this on the kernels split into
   // modules of their own.
+  // Register tiles that add to partial sums in memory read them last.
   if (options.schedules)
-    add(pm, "func.func(mo-lower-vectors)");
+    add(pm, "func.func(mo-prefetch-accumulators,mo-lower-vectors)");
   if (options.approximateMath)
     add(pm, llvm::formatv("func.func(mo-approximate-math{{cpu-features={0}})",
                           options.cpuFeatures.getValue())
