@@ -332,7 +332,7 @@ public:
                                        : std::next(def->getIterator());
         llvm::IRBuilder<> builder(f.getContext());
         builder.SetInsertPoint(at);
-        builder.CreateAlignmentAssumption(f.getDataLayout(), buffer, kLine);
+        builder.CreateAlignmentAssumption(f.getDataLayout(), buffer, mo::kCacheLineBytes);
         buffers.emplace_back(buffer);
       }
     }
@@ -351,8 +351,6 @@ public:
   }
 
 private:
-  static constexpr unsigned kLine = 64;
-
   void stream(llvm::Function &f, llvm::FunctionAnalysisManager &functions,
               const llvm::SmallPtrSetImpl<const llvm::Value *> &live) {
     const llvm::DataLayout &layout = f.getDataLayout();
@@ -367,7 +365,7 @@ private:
       // Whole 32-byte halves (AVX2's vectors) or lines, consecutive stores
       // completing each line.
       llvm::TypeSize bytes = layout.getTypeStoreSize(store->getValueOperand()->getType());
-      if (bytes.isScalable() || bytes.getFixedValue() % (kLine / 2))
+      if (bytes.isScalable() || bytes.getFixedValue() % (mo::kCacheLineBytes / 2))
         continue;
       SmallVector<const llvm::Value *> objects;
       llvm::getUnderlyingObjects(store->getPointerOperand(), objects, &loops);
@@ -379,7 +377,7 @@ private:
       llvm::Align known =
           std::max(store->getAlign(), llvm::getKnownAlignment(store->getPointerOperand(), layout,
                                                               store, &assumptions, &dominators));
-      if (known < llvm::Align(std::min<uint64_t>(bytes.getFixedValue(), kLine)))
+      if (known < llvm::Align(std::min<uint64_t>(bytes.getFixedValue(), mo::kCacheLineBytes)))
         continue;
       if (!mark) {
         llvm::LLVMContext &context = f.getContext();

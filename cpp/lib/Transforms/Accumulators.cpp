@@ -34,7 +34,6 @@ namespace {
 /// At most this many prefetches per accumulator (an 8 x 32 f32 tile of
 /// AVX-512 is 16 cache lines).
 constexpr int64_t kMaxPrefetches = 32;
-constexpr int64_t kCacheLineBytes = 64;
 
 /// Whether `op` (with its regions) may write or free memory.
 bool writesMemory(Operation *op) {
@@ -104,7 +103,7 @@ LogicalResult prefetch(OpBuilder &b, vector::TransferReadOp read) {
   if (elementBytes == 0)
     return failure();
   ArrayRef<int64_t> shape = vector.getShape();
-  int64_t perLine = std::max<int64_t>(1, kCacheLineBytes / elementBytes);
+  int64_t perLine = std::max<int64_t>(1, mo::kCacheLineBytes / elementBytes);
   int64_t lines = llvm::divideCeil(shape.back(), perLine);
   int64_t rows = vector.getNumElements() / shape.back();
   if (rows * lines > kMaxPrefetches)

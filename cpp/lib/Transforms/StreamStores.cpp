@@ -35,8 +35,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kLine = 64;
-
 /// The size of the last-level cache the first core uses, in bytes: from
 /// Linux's sysfs, as lscpu reads it (sysconf's L3 is a whole socket's on
 /// some processors: a dozen such caches), else 32 MiB.
@@ -114,14 +112,14 @@ bool mayStream(MemRefType type, int64_t minBytes) {
     return false;
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   return type.getNumElements() * bytes >= minBytes &&
-         (type.getRank() == 1 || type.getShape().back() * bytes % kLine == 0);
+         (type.getRank() == 1 || type.getShape().back() * bytes % mo::kCacheLineBytes == 0);
 }
 
 /// Whether `buffer` starts a cache line.
 Value isAligned(OpBuilder &b, Location loc, Value buffer) {
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   Value offset = arith::AndIOp::create(
-      b, loc, address, arith::ConstantIndexOp::create(b, loc, kLine - 1));
+      b, loc, address, arith::ConstantIndexOp::create(b, loc, mo::kCacheLineBytes - 1));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, offset,
                                arith::ConstantIndexOp::create(b, loc, 0));
 }

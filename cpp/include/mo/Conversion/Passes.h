@@ -83,6 +83,10 @@ bool isKernel(func::FuncOp func);
 /// (mo-stream-stores), which code generation (moJitCompile) reads.
 constexpr llvm::StringLiteral kStreamingAttr = "mo-streaming";
 
+/// The cache line of the CPUs mo targets (x86-64), in bytes: what streaming
+/// stores write whole and a prefetch brings in.
+constexpr int64_t kCacheLineBytes = 64;
+
 /// The target features a `cpu-features` option names: the host's for
 /// `host`, else those of a list such as `+avx512f,-avx2`.
 llvm::StringMap<bool> cpuFeatureMap(StringRef features);
