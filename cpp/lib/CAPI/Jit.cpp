@@ -866,7 +866,6 @@ LogicalResult moveKernels(ModuleOp graph, ArrayRef<func::FuncOp> kernels, GraphP
     kernel->remove();
     part.module.push_back(kernel);
     part.kernels.insert(kernel.getName());
-    kernel.walk([&](Operation *) { ++part.size; });
   }
   return success();
 }
@@ -959,10 +958,10 @@ extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
   }
   std::vector<GraphPart> parts(kernelParts + 1);
   for (unsigned i = 0; i < kernelParts; ++i)
-    if (failed(moveKernels(graph, dealt[i], parts[i]))) {
-      // Kernels that refer to a global stay with the graph.
-      parts[i] = GraphPart();
-    }
+    if (succeeded(moveKernels(graph, dealt[i], parts[i])))
+      parts[i].size = load[i];
+    else
+      parts[i] = GraphPart(); // kernels that refer to a global stay with the graph
   GraphPart &rest = parts.back();
   rest.module = graph;
   graph.walk([&](Operation *) { ++rest.size; });
