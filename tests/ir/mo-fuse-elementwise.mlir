@@ -151,3 +151,105 @@ func.func @shared_used_before(%x: tensor<4x8xf32>, %acc: tensor<4xf32>) -> (tens
   } -> tensor<4xf32>
   return %y, %s : tensor<4x8xf32>, tensor<4xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#bc = affine_map<(d0, d1) -> (d0, 0)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A cheap producer of one whole input (a layer norm's x - mean, the mean
+// broadcast) is recomputed in each consumer, not stored by the first and
+// read back by the second: no result of the variance's pass but the sum.
+// CHECK-LABEL: func.func @cheap_recomputed(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32>, %[[M:[a-z0-9]+]]: tensor<4x1xf32>
+// CHECK: %[[V:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<4x8xf32>, tensor<4x1xf32>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]], %[[V]] : tensor<4x8xf32>, tensor<4x1xf32>, tensor<4xf32>)
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK-NOT: linalg.generic
+func.func @cheap_recomputed(%x: tensor<4x8xf32>, %m: tensor<4x1xf32>, %acc: tensor<4xf32>) -> tensor<4x8xf32> {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %c = linalg.generic {indexing_maps = [#id, #bc, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<4x8xf32>, tensor<4x1xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.subf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %v = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%c : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %sq = arith.mulf %a, %a : f32
+    %r = arith.addf %sq, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %v : tensor<4x8xf32>, tensor<4xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Not cheap to recompute, so stored once and shared: two whole inputs (read
+// twice they would cost more than the result read back), or a division.
+// CHECK-LABEL: func.func @not_cheap(
+// CHECK: %[[BOTH:.+]]:2 = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]}
+// CHECK: arith.subf
+// CHECK: linalg.generic {{.+}} ins(%[[BOTH]]#0, %[[BOTH]]#1 : tensor<4x8xf32>, tensor<4xf32>)
+// CHECK-NOT: arith.subf
+// CHECK: %[[BOTH2:.+]]:2 = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]}
+// CHECK: arith.divf
+// CHECK: linalg.generic {{.+}} ins(%[[BOTH2]]#0, %[[BOTH2]]#1 : tensor<4x8xf32>, tensor<4xf32>)
+// CHECK-NOT: arith.divf
+// CHECK: return
+func.func @not_cheap(%x: tensor<4x8xf32>, %z: tensor<4x8xf32>, %acc: tensor<4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %c = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %z : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.subf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %v = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%c : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %v : tensor<4x8xf32>, tensor<4xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %r = arith.divf %one, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %w = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%d : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %u = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%d, %w : tensor<4x8xf32>, tensor<4xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %y, %u : tensor<4x8xf32>, tensor<4x8xf32>
+}

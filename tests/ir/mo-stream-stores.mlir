@@ -1,7 +1,7 @@
-// mo-stream-stores: a kernel that only writes a buffer of at least
-// min-bytes (static, contiguous, rows of whole 64-byte lines) calls a
-// streaming twin when the buffer is 64-byte aligned; the twin's stores into
-// it are nontemporal (1-D transfer writes that are stores become stores) and
+// mo-stream-stores: a kernel whose buffers together are at least min-bytes
+// and that only writes one of at least half of it (static, contiguous, rows
+// of whole 64-byte lines) calls a streaming twin when the buffer is 64-byte
+// aligned; the twin's stores into it are nontemporal (1-D transfer writes that are stores become stores) and
 // it carries "mo-streaming". Buffers that are read, small, strided, of
 // ragged rows, of run-time sizes or of elements other than numbers (index,
 // vectors), or written by masked transfers only, and functions that are not
@@ -102,7 +102,7 @@ func.func private @transfers(%b: memref<16x64xf32>, %v: vector<32xf32>, %m: vect
 // CHECK-NOT: scf.if
 // CHECK-NOT: nontemporal
 // CHECK: return
-func.func private @not_streamed(%small: memref<8x64xf32>, %ragged: memref<32x60xf32>,
+func.func private @not_streamed(%small: memref<4x64xf32>, %ragged: memref<32x60xf32>,
                                 %strided: memref<32x64xf32, strided<[128, 1]>>,
                                 %rows: memref<?x64xf32>, %indices: memref<64x64xindex>,
                                 %vectors: memref<64x64xvector<4xf32>>,
@@ -114,10 +114,36 @@ func.func private @not_streamed(%small: memref<8x64xf32>, %ragged: memref<32x60x
   vector.transfer_write %v32, %masked[%c0, %c0], %m {in_bounds = [true]} : vector<32xf32>, memref<64x64xf32>
   memref.store %c0, %indices[%c0, %c0] : memref<64x64xindex>
   memref.store %v4, %vectors[%c0, %c0] : memref<64x64xvector<4xf32>>
-  memref.store %v, %small[%c0, %c0] : memref<8x64xf32>
+  memref.store %v, %small[%c0, %c0] : memref<4x64xf32>
   memref.store %v, %ragged[%c0, %c0] : memref<32x60xf32>
   memref.store %v, %strided[%c0, %c0] : memref<32x64xf32, strided<[128, 1]>>
   memref.store %v, %rows[%c0, %c0] : memref<?x64xf32>
+  return
+}
+
+// The threshold is the kernel's footprint: a result of half of it (2 KiB
+// written, 2 KiB read) streams; the same result alone does not (its lines
+// would still be in the cache when a consumer reads them).
+// CHECK-LABEL: func.func private @half_of_footprint
+// CHECK: func.call @half_of_footprint_streaming(
+// CHECK-LABEL: func.func private @half_of_footprint_streaming
+// CHECK: memref.store %{{.*}} {nontemporal = true} : memref<8x64xf32>
+func.func private @half_of_footprint(%x: memref<8x64xf32>, %y: memref<8x64xf32>)
+    attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %x[%c0, %c0] : memref<8x64xf32>
+  memref.store %v, %y[%c0, %c0] : memref<8x64xf32>
+  return
+}
+
+// CHECK-LABEL: func.func private @small_footprint
+// CHECK-NOT: scf.if
+// CHECK-NOT: nontemporal
+// CHECK: return
+func.func private @small_footprint(%y: memref<8x64xf32>, %v: f32)
+    attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  memref.store %v, %y[%c0, %c0] : memref<8x64xf32>
   return
 }
 

@@ -121,14 +121,14 @@ def test_run_time_rows_are_not_streamed(objects, threads):
 
 
 def test_not_streamed(objects):
-    """Results below the threshold, rows that are not whole cache lines, and
-    results the kernel reads again (a row's maximum subtracted) keep their
-    stores: no store fence."""
+    """Kernels whose buffers together are below the threshold, rows that are
+    not whole cache lines, and results the kernel reads again (softmax's exp,
+    stored and then scaled) keep their stores: no store fence."""
     rng = np.random.default_rng(2)
-    small = compilation.compile(eltwise)(L(8, 64))  # 2 KiB
+    small = compilation.compile(eltwise)(L(4, 64))  # 1 KiB in, 1 KiB out
     ragged = compilation.compile(eltwise)(L(256, 1000))  # rows of 4000 bytes
     softmax = compilation.compile(F.softmax)(L(256, 1024))  # exp stored, then scaled
-    for run, shape in ((small, (8, 64)), (ragged, (256, 1000))):
+    for run, shape in ((small, (4, 64)), (ragged, (256, 1000))):
         x = rng.standard_normal(shape, np.float32)
         np.testing.assert_allclose(run(x).to_numpy(), reference(x), rtol=1e-6, atol=1e-6)
     x = rng.standard_normal((256, 1024), np.float32)
@@ -137,6 +137,26 @@ def test_not_streamed(objects):
                                rtol=1e-5, atol=1e-7)
     assert len(objects) == 3
     assert not any(SFENCE in o for compiled in objects for o in compiled)
+
+
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+def test_layer_norm_writes_its_output_once(objects, threads):
+    """A layer norm recomputes x - mean in its last pass instead of storing it
+    from the variance's (mo-fuse-elementwise), so the kernel only writes its
+    output, and streams it."""
+    rng = np.random.default_rng(5)
+    gamma = rng.standard_normal(256).astype(np.float32)
+    beta = rng.standard_normal(256).astype(np.float32)
+    run = compilation.compile(lambda x: F.layer_norm(x, gamma, beta, 1e-5))(L(64, 256))
+    if X86:
+        assert any(SFENCE in o for o in objects[-1])
+    x = (rng.standard_normal((64, 256)) * 3 + 100).astype(np.float32)
+    mean = x.mean(-1, keepdims=True, dtype=np.float64)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    want = (x - mean) / np.sqrt(var + 1e-5) * gamma + beta
+    np.testing.assert_allclose(run(x).to_numpy(), want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(misaligned_output(run, x, shape=(64, 256)), want, rtol=1e-4,
+                               atol=1e-4)
 
 
 def test_default_threshold_is_the_last_level_cache(compiled):

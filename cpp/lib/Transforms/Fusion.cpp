@@ -14,11 +14,13 @@
 #include "mo/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::mo {
 #define GEN_PASS_DEF_MOFUSEELEMENTWISE
@@ -34,7 +36,66 @@ static bool allParallel(Operation *op) {
          linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
+/// Whether every element of the all-parallel `producer` costs a few cheap
+/// arithmetic ops (no division, no math function) of one input its size at
+/// most, the others broadcast (a row's mean): reading that input again costs
+/// what reading the stored result would. A layer norm's `x - mean`.
+static bool isCheapToRecompute(linalg::GenericOp producer) {
+  if (producer.getNumResults() != 1 || !allParallel(producer))
+    return false;
+  unsigned whole = 0;
+  for (OpOperand *input : producer.getDpsInputOperands())
+    whole += producer.getMatchingIndexingMap(input).isPermutation();
+  if (whole > 1)
+    return false;
+  unsigned ops = 0;
+  for (Operation &op : producer.getBlock()->without_terminator()) {
+    if (++ops > 3 || op.getDialect()->getNamespace() != "arith" ||
+        isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+            arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+      return false;
+  }
+  return true;
+}
+
 namespace {
+/// A cheap elementwise producer (isCheapToRecompute) with several uses, each
+/// reading each of its elements once, copied for each use so it fuses into
+/// every one: the consumers recompute it from its input instead of a pass
+/// storing it and the next reading it back. A layer norm's `x - mean` feeds
+/// the variance and the scale: stored, the output is written twice (centred,
+/// then scaled) and read in between; recomputed, it is written once, by the
+/// last pass, and can be streamed (mo-stream-stores).
+struct DuplicateCheapProducer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp producer,
+                                PatternRewriter &rewriter) const override {
+    Value result = producer->getResult(0);
+    if (producer->hasOneUse() || !isCheapToRecompute(producer))
+      return failure();
+    llvm::SetVector<Operation *> consumers;
+    for (OpOperand &use : result.getUses()) {
+      auto consumer = dyn_cast<linalg::LinalgOp>(use.getOwner());
+      if (!consumer || !consumer.isDpsInput(&use) ||
+          !consumer.getMatchingIndexingMap(&use).isPermutation())
+        return failure();
+      consumers.insert(consumer);
+    }
+    if (consumers.size() < 2)
+      return failure();
+    // A copy for each consumer after the first, which keeps the original.
+    rewriter.setInsertionPointAfter(producer);
+    for (Operation *consumer : consumers.getArrayRef().drop_front()) {
+      Value copy = rewriter.clone(*producer)->getResult(0);
+      rewriter.replaceUsesWithIf(result, copy, [&](OpOperand &use) {
+        return use.getOwner() == consumer;
+      });
+    }
+    return success();
+  }
+};
+
 /// An elementwise producer with other uses fused into a reduction that
 /// reads each of its elements once, the fused op also yielding it for the
 /// other uses: softmax's exp stored and summed in one pass. (Upstream's
@@ -50,7 +111,7 @@ struct FuseSharedIntoReduction : OpRewritePattern<linalg::GenericOp> {
     for (OpOperand *operand : consumer.getDpsInputOperands()) {
       auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
       // (areElementwiseOpsFusable: the producer's loops are all parallel.)
-      if (!producer || producer->hasOneUse() ||
+      if (!producer || producer->hasOneUse() || isCheapToRecompute(producer) ||
           !consumer.getMatchingIndexingMap(operand).isPermutation() ||
           !linalg::areElementwiseOpsFusable(operand))
         continue;
@@ -94,7 +155,7 @@ struct MoFuseElementwisePass
     };
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, fuse);
-    patterns.add<FuseSharedIntoReduction>(context);
+    patterns.add<DuplicateCheapProducer, FuseSharedIntoReduction>(context);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshape);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);

@@ -1,7 +1,8 @@
 //===- StreamStores.cpp - Large write-only results stored past the caches -===//
 //
-// A kernel that writes a static result larger than the last-level cache, and
-// never reads it, gets a streaming twin, called instead of its body where
+// A kernel whose buffers together outgrow the last-level cache, and which
+// writes a static result of at least half that size without reading it,
+// gets a streaming twin, called instead of its body where
 // each such result is 64-byte aligned: the twin's stores into them are
 // nontemporal, and it carries the "mo-streaming" attribute, which tells code
 // generation (moJitCompile) that those buffers are aligned. There the stores
@@ -102,17 +103,24 @@ bool isWrittenOnly(Value buffer) {
   return stored;
 }
 
+/// The bytes of a static memref of numbers, else 0.
+int64_t staticBytes(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() || !memref.getElementType().isIntOrFloat())
+    return 0;
+  return memref.getNumElements() * llvm::divideCeil(memref.getElementTypeBitWidth(), 8);
+}
+
 /// Whether a buffer of `type` may be streamed: static (a twin for sizes known
 /// only at run time would cost every symbolic graph's compile time, for
-/// tensors that are mostly small), contiguous, at least `minBytes`, its rows
-/// whole cache lines.
-bool mayStream(MemRefType type, int64_t minBytes) {
+/// tensors that are mostly small), contiguous, of bytes, its rows whole
+/// cache lines.
+bool mayStream(MemRefType type) {
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() || type.getRank() == 0 ||
       !type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() % 8)
     return false;
   int64_t bytes = type.getElementTypeBitWidth() / 8;
-  return type.getNumElements() * bytes >= minBytes &&
-         (type.getRank() == 1 || type.getShape().back() * bytes % mo::kCacheLineBytes == 0);
+  return type.getRank() == 1 || type.getShape().back() * bytes % mo::kCacheLineBytes == 0;
 }
 
 /// Whether `buffer` starts a cache line.
@@ -172,10 +180,19 @@ struct MoStreamStoresPass : public mo::impl::MoStreamStoresBase<MoStreamStoresPa
     SmallVector<func::FuncOp> kernels(llvm::make_filter_range(
         module.getOps<func::FuncOp>(), mayHaveTwin));
     for (func::FuncOp kernel : kernels) {
+      // The kernel's buffers together at least the threshold (they do not
+      // fit in the cache together: what it writes leaves the cache before a
+      // consumer reads it), the result at least half of it.
+      int64_t footprint = 0;
+      for (Type type : kernel.getArgumentTypes())
+        footprint += staticBytes(type);
+      if (footprint < threshold)
+        continue;
       SmallVector<unsigned> streamed;
       for (BlockArgument arg : kernel.getArguments())
         if (auto type = dyn_cast<MemRefType>(arg.getType());
-            type && mayStream(type, threshold) && isWrittenOnly(arg))
+            type && mayStream(type) && 2 * staticBytes(type) >= threshold &&
+            isWrittenOnly(arg))
           streamed.push_back(arg.getArgNumber());
       if (streamed.empty())
         continue;

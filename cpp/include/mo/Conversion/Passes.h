@@ -44,8 +44,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(1)};
   PassOptions::Option<int64_t> streamMinBytes{
       *this, "stream-min-bytes",
-      llvm::cl::desc("Smallest result a kernel streams past the caches "
-                     "(mo-stream-stores); -1: the host's last-level cache"),
+      llvm::cl::desc("Smallest kernel footprint (its buffers' bytes) whose "
+                     "results, each at least half of it, are streamed past "
+                     "the caches (mo-stream-stores); -1: the host's last-level "
+                     "cache"),
       llvm::cl::init(-1)};
   PassOptions::Option<std::string> cpuFeatures{
       *this, "cpu-features",
