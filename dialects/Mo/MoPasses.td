@@ -113,7 +113,12 @@ def MoFuseElementwise : Pass<"mo-fuse-elementwise", "::mlir::func::FuncOp"> {
     loops), never into a contraction that would recompute it per element of
     the reduction; reshapes move only through all-parallel ops, so named
     contractions keep their form (the CPU schedule wants them). A producer is
-    fused only into its single use.
+    fused into its single use; one with several is fused into a later
+    reduction that reads each of its elements once, which also yields it for
+    the other uses (softmax's exp), or, if it costs a few cheap arithmetic
+    ops of one input of its size (a layer norm's `x - mean`, the mean
+    broadcast), copied into every consumer, which then recomputes it instead
+    of reading it back.
 
     ```mlir
     %e = linalg.generic {iterator_types = ["parallel"]} ins(%x) ... math.exp
