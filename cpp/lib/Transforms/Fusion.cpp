@@ -50,7 +50,7 @@ static bool isCheapToRecompute(linalg::GenericOp producer) {
     return false;
   unsigned ops = 0;
   for (Operation &op : producer.getBlock()->without_terminator()) {
-    if (++ops > 3 || op.getDialect()->getNamespace() != "arith" ||
+    if (++ops > 3 || !isa_and_nonnull<arith::ArithDialect>(op.getDialect()) ||
         isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
             arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
       return false;

@@ -2,13 +2,13 @@
 //
 // A kernel whose buffers together outgrow the last-level cache, and which
 // writes a static result of at least half that size without reading it,
-// gets a streaming twin, called instead of its body where
-// each such result is 64-byte aligned: the twin's stores into them are
-// nontemporal, and it carries the "mo-streaming" attribute, which tells code
-// generation (moJitCompile) that those buffers are aligned. There the stores
-// it vectorized into whole aligned cache lines become streaming stores (no
-// read of each line before its write, the caches left to the inputs); the
-// mark comes off the others.
+// gets a streaming twin, called instead of its body where each such result
+// is 64-byte aligned: the twin's stores into them are nontemporal, and it
+// carries the "mo-streaming" attribute, which tells code generation
+// (moJitCompile) that those buffers are aligned. There the stores it
+// vectorized into whole aligned cache lines become streaming stores (no read
+// of each line before its write, the caches left to the inputs); the mark
+// comes off the others.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,8 +113,8 @@ int64_t staticBytes(Type type) {
 
 /// Whether a buffer of `type` may be streamed: static (a twin for sizes known
 /// only at run time would cost every symbolic graph's compile time, for
-/// tensors that are mostly small), contiguous, of bytes, its rows whole
-/// cache lines.
+/// tensors that are mostly small), contiguous, of whole-byte numbers, its
+/// rows whole cache lines.
 bool mayStream(MemRefType type) {
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() || type.getRank() == 0 ||
       !type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() % 8)
