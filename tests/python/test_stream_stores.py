@@ -160,8 +160,9 @@ def test_layer_norm_writes_its_output_once(objects, threads):
 
 
 def test_default_threshold_is_the_last_level_cache(compiled):
-    """Without the option, a 1 MiB result stays in the caches (every host's
-    last-level cache is larger)."""
+    """Without the option, a kernel of 2 MiB (1 MiB read, 1 MiB written)
+    keeps its result in the caches (every host's last-level cache is
+    larger)."""
     run = compilation.compile(eltwise)(L(256, 1024))
     x = np.random.default_rng(3).standard_normal((256, 1024), np.float32)
     np.testing.assert_allclose(run(x).to_numpy(), reference(x), rtol=1e-6, atol=1e-6)

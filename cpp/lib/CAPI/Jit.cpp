@@ -951,11 +951,12 @@ extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
   bool split = kernelParts > 0;
   SmallVector<SmallVector<func::FuncOp>> dealt(kernelParts);
   SmallVector<size_t> load(kernelParts, 0);
-  for (auto &[size, f] : split ? ArrayRef(kernels) : ArrayRef<std::pair<size_t, func::FuncOp>>()) {
-    unsigned lightest = std::min_element(load.begin(), load.end()) - load.begin();
-    dealt[lightest].push_back(f);
-    load[lightest] += size;
-  }
+  if (split)
+    for (auto &[size, f] : kernels) {
+      unsigned lightest = std::min_element(load.begin(), load.end()) - load.begin();
+      dealt[lightest].push_back(f);
+      load[lightest] += size;
+    }
   std::vector<GraphPart> parts(kernelParts + 1);
   for (unsigned i = 0; i < kernelParts; ++i)
     if (succeeded(moveKernels(graph, dealt[i], parts[i])))
