@@ -47,3 +47,81 @@ func.func @used_whole(%a: memref<8xf32>) -> (f32, vector<8xf32>) {
   %e = vector.extract %v[2] : f32 from vector<8xf32>
   return %e, %v : f32, vector<8xf32>
 }
+
+// An accumulator tile's epilogue (unpack, bias, GELU's tanh), elementwise
+// over 8 x 32 from a read of the packed tile to a write of C: one loop over
+// its 8 rows, each 32-vector read, computed and written once.
+// CHECK-LABEL: func.func @rolled_epilogue
+// CHECK-SAME: (%[[P:.*]]: memref<2x2x8x32xf32>, %[[B:.*]]: memref<64xf32>, %[[C:.*]]: memref<16x64xf32>
+// CHECK: %[[BIAS:.*]] = vector.load %[[B]]
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[ROW:.*]] = vector.load %[[P]][{{.*}}, %[[R]], %{{.*}}] : memref<2x2x8x32xf32>, vector<32xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[ROW]], %[[BIAS]] : vector<32xf32>
+// CHECK: math.tanh %[[SUM]] : vector<32xf32>
+// CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[R]] : index
+// CHECK: vector.store %{{.*}}, %[[C]][%[[I]], %{{.*}}] : memref<16x64xf32>, vector<32xf32>
+// CHECK-NEXT: }
+// CHECK-NOT: vector<8x32xf32>
+// CHECK: return
+func.func @rolled_epilogue(%p: memref<2x2x8x32xf32>, %b: memref<64xf32>, %c: memref<16x64xf32>,
+                           %i: index, %j: index) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %half = arith.constant dense<0.5> : vector<8x32xf32>
+  %m = affine.apply affine_map<(d0) -> (d0 * 8)>(%i)
+  %n = affine.apply affine_map<(d0) -> (d0 * 32)>(%j)
+  %tile = vector.transfer_read %p[%i, %j, %c0, %c0], %pad {in_bounds = [true, true]}
+      : memref<2x2x8x32xf32>, vector<8x32xf32>
+  %row = vector.transfer_read %b[%n], %pad {in_bounds = [true]} : memref<64xf32>, vector<32xf32>
+  %bias = vector.broadcast %row : vector<32xf32> to vector<8x32xf32>
+  %sum = arith.addf %tile, %bias : vector<8x32xf32>
+  %t = math.tanh %sum : vector<8x32xf32>
+  %r = arith.mulf %t, %half : vector<8x32xf32>
+  vector.transfer_write %r, %c[%m, %n] {in_bounds = [true, true]} : vector<8x32xf32>, memref<16x64xf32>
+  return
+}
+
+// A copy (an unpack with no epilogue) stays unrolled: row by row.
+// CHECK-LABEL: func.func @copy_unrolled
+// CHECK-NOT: scf.for
+// CHECK-COUNT-4: vector.transfer_write
+// CHECK: return
+func.func @copy_unrolled(%p: memref<4x32xf32>, %c: memref<4x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %tile = vector.transfer_read %p[%c0, %c0], %pad {in_bounds = [true, true]}
+      : memref<4x32xf32>, vector<4x32xf32>
+  vector.transfer_write %tile, %c[%c0, %c0] {in_bounds = [true, true]} : vector<4x32xf32>, memref<4x32xf32>
+  return
+}
+
+// A store between the read and the write (it may write what the tile
+// reads): all rows read first, as written.
+// CHECK-LABEL: func.func @store_between
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @store_between(%p: memref<4x32xf32>, %c: memref<4x32xf32>, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %tile = vector.transfer_read %p[%c0, %c0], %pad {in_bounds = [true, true]}
+      : memref<4x32xf32>, vector<4x32xf32>
+  memref.store %x, %p[%c0, %c0] : memref<4x32xf32>
+  %r = arith.addf %tile, %tile : vector<4x32xf32>
+  vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<4x32xf32>, memref<4x32xf32>
+  return
+}
+
+// A tile of the computation used elsewhere as well (here returned) keeps
+// the whole computation as it is.
+// CHECK-LABEL: func.func @used_elsewhere
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @used_elsewhere(%p: memref<4x32xf32>, %c: memref<4x32xf32>) -> vector<4x32xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %tile = vector.transfer_read %p[%c0, %c0], %pad {in_bounds = [true, true]}
+      : memref<4x32xf32>, vector<4x32xf32>
+  %r = arith.addf %tile, %tile : vector<4x32xf32>
+  vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<4x32xf32>, memref<4x32xf32>
+  return %r : vector<4x32xf32>
+}
