@@ -967,8 +967,8 @@ extern "C" bool moJitCompileGraph(MlirModule module, int numManagers,
   // (isDriver): an operation of theirs costs about an eighth of a kernel's
   // (w7: 541 operations took 33 ms, kernel parts of 180-200 took 61-84; a
   // 24-layer stack's 437 took 33, 225 in kernels 131). Counted whole, the
-  // rest went first and one thread finished 10-13 % after the other
-  // (w7's LLVM phase 201 -> 171 ms median with the rest weighted).
+  // rest went first, and w7's LLVM phase took 11-14 % longer than its parts'
+  // time over two threads; weighted, 2-7 % (its median 276 -> 243 ms).
   constexpr size_t kDriverOpsPerKernelOp = 8;
   GraphPart &rest = parts.back();
   rest.module = graph;
