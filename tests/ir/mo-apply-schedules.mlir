@@ -1,9 +1,10 @@
 // mo-apply-schedules: each op's schedule carried out by the schedule
-// library. The data-tiled 1024^3 matmul: the pack of A and the unpack split
-// across threads and vectorized; the mmt4d split into two thread tiles of
-// columns (the fill inside them), each packing its 16-tile panel of B for
-// every k block of 256 into one buffer, then an 8 x 32 accumulator carried
-// in registers through the k loop for every tile of its columns.
+// library. The data-tiled 1024^3 matmul: the mmt4d split into two thread
+// tiles of columns (the fill inside them), each packing its 16-tile panel
+// of B for every k block of 256 into one buffer, then, for each row tile,
+// that tile's 8 x 256 panel of A into another, and an 8 x 32 accumulator
+// carried in registers through the k loop for every tile of its columns;
+// the unpack split across threads and vectorized.
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx512f},mo-apply-schedules),canonicalize,cse)" | FileCheck %s
 // The whole CPU pipeline turns the thread tiles into OpenMP and the
 // accumulator tile into 32-wide FMAs (no result streamed whatever the host's
@@ -13,16 +14,18 @@
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx2,+fma},mo-apply-schedules),canonicalize,cse)" | FileCheck %s --check-prefix=AVX2
 
 // CHECK-LABEL: func.func @square
-// CHECK: scf.forall (%{{.+}}) in (128) shared_outs(%{{.+}}) -> (tensor<128x1024x8x1xf32>)
-// CHECK: vector.transfer_write %{{.+}} : vector<8x8x1xf32>, tensor<1x1024x8x1xf32>
+// CHECK-NOT: tensor<128x1024x8x1xf32>
 // CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<128x32x8x32xf32>)
 // CHECK: vector.transfer_write %{{.+}} : vector<8x32xf32>, tensor<128x16x8x32xf32>
 // CHECK: %[[PANEL:.+]] = tensor.empty() : tensor<16x256x32x1xf32>
+// CHECK: %[[ROWS:.+]] = tensor.empty() : tensor<1x256x8x1xf32>
 // CHECK: scf.for %{{.+}} step %c256
 // CHECK: scf.for %{{.+}} to %c256 step %c4 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x32x1xf32>)
 // CHECK: scf.for %{{.+}} to %c16 step %c1
 // CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<16x256x32x1xf32>
 // CHECK: scf.for %{{.+}} to %c128 step %c1
+// CHECK: scf.for %{{.+}} to %c256 step %c8 iter_args(%{{.+}} = %[[ROWS]]) -> (tensor<1x256x8x1xf32>)
+// CHECK: vector.transfer_write %{{.+}} : vector<8x8x1xf32>, tensor<1x256x8x1xf32>
 // CHECK: scf.for %{{.+}} to %c16 step %c1
 // CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x8x32xf32>)
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
@@ -352,17 +355,20 @@ func.func @conv_big_filter(%x: tensor<1x16x16x256xf32>, %w: tensor<3x3x256x256xf
 
 // Few rows: the threads split the columns, and inside each thread's k
 // blocks of 256 a 16-tile panel of B is packed (4 k steps a vector, k
-// outer: the rows of B read along their pages), then
-// every row tile's 8 x 32 accumulator runs over it. The panel is one
-// buffer per thread, which every k block packs again (it stays in L2; a
-// slice of B's whole packed shape was 4 MB per thread, written once).
+// outer: the rows of B read along their pages), then, row tile by row
+// tile, its 8 x 256 panel of A, and the row tile's 8 x 32 accumulators run
+// over them. Each panel is one buffer per thread, which every k block (or
+// row tile) packs again (it stays in cache; a slice of B's whole packed
+// shape was 4 MB per thread, written once).
 // CHECK-LABEL: func.func @wide
 // CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<8x32x8x32xf32>)
 // CHECK: %[[PANEL:.+]] = tensor.empty() : tensor<16x256x32x1xf32>
+// CHECK-NEXT: %[[ROWS:.+]] = tensor.empty() : tensor<1x256x8x1xf32>
 // CHECK-NEXT: scf.for %{{.+}} step %c256
 // CHECK-NEXT: scf.for %{{.+}} to %c256 step %c4 iter_args(%{{.+}} = %[[PANEL]]) -> (tensor<16x256x32x1xf32>)
 // CHECK: scf.for %{{.+}} to %c16 step %c1
 // CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<16x256x32x1xf32>
+// CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %[[ROWS]]) -> (tensor<1x256x8x1xf32>)
 // CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x8x32xf32>)
 // CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
 // CHECK-NOT: linalg.pack

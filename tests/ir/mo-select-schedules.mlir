@@ -3,17 +3,19 @@
 // the target's register tile (8 x 32 with AVX-512, 6 x 16 with AVX2), padded
 // where the sizes do not divide, and each step records its schedule; the
 // threads split the columns of tiles when each gets some (each packing the
-// panels of B it needs, the pack fused into its tiles; with AVX2 the row
-// tiles in blocks of 8, each block's columns outer), else the rows; a
+// panels of B it needs, the pack fused into its tiles, and with AVX-512
+// where the rows divide the register tile those of A too, no schedule of
+// its own; with AVX2 the row tiles in blocks of 8, each block's columns
+// outer), else the rows; a
 // small product stays a matmul (loops). Row kernels form chains (below).
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx512f}),canonicalize)" | FileCheck %s --check-prefix=AVX512
 // RUN: mo-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(mo-select-schedules{num-threads=2 cpu-features=+avx2,+fma}),canonicalize)" | FileCheck %s --check-prefix=AVX2
 
 // AVX512-LABEL: func.func @square
-// AVX512: %[[A:.+]] = linalg.pack %arg0 inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %{{.+}} {mo.schedule = {kind = "relayout", sizes = [1, 8, 1, 8, 8, 1]}} : tensor<1024x1024xf32> -> tensor<128x1024x8x1xf32>
+// AVX512: %[[A:.+]] = linalg.pack %arg0 inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %{{.+}} : tensor<1024x1024xf32> -> tensor<128x1024x8x1xf32>
 // AVX512: %[[B:.+]] = linalg.pack %arg1 outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %{{.+}} {mo.fused_into = [[G:[0-9]+]] : i64} : tensor<1024x1024xf32> -> tensor<32x1024x32x1xf32>
 // AVX512: %[[C:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<128x32x8x32xf32>)
-// AVX512: %[[P:.+]] = linalg.mmt4d {mo.schedule = {fuse = [[G]] : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}} ins(%[[A]], %[[B]] : {{.+}}) outs(%[[C]] :
+// AVX512: %[[P:.+]] = linalg.mmt4d {mo.schedule = {fuse = [[G]] : i64, kind = "mmt4d_pack_both", sizes = [2, 16, 256, 32, 8]}} ins(%[[A]], %[[B]] : {{.+}}) outs(%[[C]] :
 // AVX512: linalg.unpack %[[P]] inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %{{.+}} {mo.schedule = {kind = "relayout", sizes = [8, 32, 1, 1, 8, 32]}} : tensor<128x32x8x32xf32> -> tensor<1024x1024xf32>
 // AVX512-NOT: linalg.matmul
 // AVX2-LABEL: func.func @square
@@ -70,7 +72,7 @@ func.func @narrow(%a: tensor<1024x4096xf32>, %b: tensor<4096x32xf32>) -> tensor<
 // mmt4d's tiles, not scheduled on its own).
 // AVX512-LABEL: func.func @wide
 // AVX512: %[[B:.+]] = linalg.pack %arg1 {{.+}} {mo.fused_into = [[G:[0-9]+]] : i64} : tensor<1024x1024xf32> -> tensor<32x1024x32x1xf32>
-// AVX512: linalg.mmt4d {mo.schedule = {fuse = [[G]] : i64, kind = "mmt4d_pack_rhs", sizes = [2, 16, 256, 32]}} ins(%{{.+}}, %[[B]] :
+// AVX512: linalg.mmt4d {mo.schedule = {fuse = [[G]] : i64, kind = "mmt4d_pack_both", sizes = [2, 16, 256, 32, 8]}} ins(%{{.+}}, %[[B]] :
 func.func @wide(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<64x1024xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x1024xf32>
@@ -610,10 +612,10 @@ func.func @heads_epilogue(%a: tensor<64x1024xf32>, %b: tensor<1024x1024xf32>, %b
 
 // -----
 
-// Two products of one operand (attention's q and k of one normed x) pack it
-// once.
+// Two products of one operand (attention's q and k of one normed x): one
+// pack of it, which each product's tiles take their panels of.
 // AVX512-LABEL: func.func @shared_lhs
-// AVX512: %[[A:.+]] = linalg.pack %arg0 {{.+}} {mo.schedule = {kind = "relayout"
+// AVX512: %[[A:.+]] = linalg.pack %arg0 {{.+}} -> tensor<8x1024x8x1xf32>
 // AVX512-NOT: linalg.pack %arg0
 // AVX512: linalg.mmt4d {{.+}} ins(%[[A]],
 // AVX512: linalg.mmt4d {{.+}} ins(%[[A]],

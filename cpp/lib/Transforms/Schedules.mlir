@@ -40,11 +40,11 @@ module attributes {transform.with_named_sequence} {
       %cache_k: !transform.param<i64> {transform.readonly},
       %n0: !transform.param<i64> {transform.readonly},
       %pack: !transform.any_op {transform.consumed}) {
-    %t2, %fill1 = transform.include @mo_mmt4d_packed_blocks failures(propagate)
+    %t2, %fill1, %forall, %l2 = transform.include @mo_mmt4d_packed_blocks failures(propagate)
         (%mm, %threads_n, %cache_n, %cache_k, %n0, %pack)
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>,
            !transform.param<i64>, !transform.param<i64>, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.include @mo_mmt4d_registers failures(propagate) (%t2, %fill1)
         : (!transform.any_op, !transform.any_op) -> ()
     transform.yield
@@ -69,11 +69,11 @@ module attributes {transform.with_named_sequence} {
       %n0: !transform.param<i64> {transform.readonly},
       %cache_m: !transform.param<i64> {transform.readonly},
       %pack: !transform.any_op {transform.consumed}) {
-    %t2, %fill1 = transform.include @mo_mmt4d_packed_blocks failures(propagate)
+    %t2, %fill1, %forall, %l2 = transform.include @mo_mmt4d_packed_blocks failures(propagate)
         (%mm, %threads_n, %cache_n, %cache_k, %n0, %pack)
         : (!transform.any_op, !transform.param<i64>, !transform.param<i64>,
            !transform.param<i64>, !transform.param<i64>, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %tm, %lm = transform.structured.tile_using_for %t2
         tile_sizes [%cache_m, 0, 0, 0, 0, 0]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -85,8 +85,53 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // The two pack_rhs schedules' thread tiles and cache blocks, B's panel
-  // packed in each: the block's mmt4d and the fill of C, to tile further.
+  // @mo_mmt4d_pack_rhs with A's pack fused too, into each row tile of a
+  // cache block: the row tile's panel of A (m0 x cache_k) packed right
+  // before the block's column tiles use it, from cache, in place of a
+  // kernel that packs all of A first (A written and read back). Each
+  // thread packs the rows it needs, which is all of them: the threads
+  // split the columns.
+  transform.named_sequence @mo_mmt4d_pack_both(
+      %func: !transform.any_op {transform.readonly},
+      %mm: !transform.any_op {transform.consumed},
+      %threads_n: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly},
+      %n0: !transform.param<i64> {transform.readonly},
+      %m0: !transform.param<i64> {transform.readonly},
+      %pack: !transform.any_op {transform.consumed}) {
+    %packA = transform.get_producer_of_operand %mm[0]
+        : (!transform.any_op) -> !transform.any_op
+    %t2, %fill1, %forall, %l2 = transform.include @mo_mmt4d_packed_blocks failures(propagate)
+        (%mm, %threads_n, %cache_n, %cache_k, %n0, %pack)
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>, !transform.param<i64>, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %a1, %fa = transform.mo.fuse_into_containing_op %packA into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %a2, %la = transform.mo.fuse_into_containing_op %a1 into %l2
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %tm, %lrow = transform.structured.tile_using_for %t2 tile_sizes [1, 0, 0, 0, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %a3, %lm = transform.mo.fuse_into_containing_op %a2 into %lrow
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t3, %lcol = transform.structured.tile_using_for %tm tile_sizes [0, 1, 0, 0, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %a4, %lk:2 = transform.structured.tile_using_for %a3 tile_sizes [1, 8]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %eight = transform.param.constant 8 : i64 -> !transform.param<i64>
+    transform.structured.vectorize %a4 vector_sizes [%one, %eight, %m0, %one]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+          !transform.param<i64>, !transform.param<i64>
+    transform.include @mo_mmt4d_k_steps failures(propagate) (%t3, %fill1)
+        : (!transform.any_op, !transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The pack_rhs schedules' thread tiles and cache blocks, B's panel
+  // packed in each: the block's mmt4d and the fill of C, to tile further,
+  // and the thread tiles and the loop of k blocks (to fuse A's pack into).
   transform.named_sequence @mo_mmt4d_packed_blocks(
       %mm: !transform.any_op {transform.consumed},
       %threads_n: !transform.param<i64> {transform.readonly},
@@ -94,7 +139,7 @@ module attributes {transform.with_named_sequence} {
       %cache_k: !transform.param<i64> {transform.readonly},
       %n0: !transform.param<i64> {transform.readonly},
       %pack: !transform.any_op {transform.consumed})
-      -> (!transform.any_op, !transform.any_op) {
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
     %one = transform.param.constant 1 : i64 -> !transform.param<i64>
     %t1, %forall, %fill1 = transform.include @mo_mmt4d_threads failures(propagate)
         (%mm, %one, %threads_n)
@@ -121,7 +166,8 @@ module attributes {transform.with_named_sequence} {
     transform.structured.vectorize %pack3 vector_sizes [%one, %four, %n0, %one]
         : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
           !transform.param<i64>, !transform.param<i64>
-    transform.yield %t2, %fill1 : !transform.any_op, !transform.any_op
+    transform.yield %t2, %fill1, %f2, %l
+        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
   }
 
   // The two mmt4d schedules' thread tiles: (m1, n1) split into
