@@ -23,8 +23,16 @@ import time
 import numpy as np
 
 
+# Seconds to let other engines' worker threads go idle before timing one:
+# OpenBLAS's spin for a while after each call (numpy's 1000^2 matmul slowed
+# mo's next 40 calls of a 14x14 convolution 2x: 0.54 -> 1.13-1.22 ms, 0.51
+# after 0.3 s), as torch's OpenMP threads do.
+SETTLE_S = 0.3
+
+
 def median_ms(fn, args, repeats):
     fn(*args)
+    time.sleep(SETTLE_S)
     times = []
     for _ in range(repeats):
         start = time.perf_counter()

@@ -305,8 +305,12 @@ def main() -> int:
         for engine in engines:
             native = [getattr(engine, "to_native", lambda a: a)(a) for a in arrays]
             # A full collection of the objects other engines left (torch's:
-            # ~90 ms) is no engine's first call (as ../shared/bench does).
+            # ~90 ms) is no engine's first call (as ../shared/bench does),
+            # nor are the other engines' (and the float64 reference's)
+            # worker threads, which spin for a while after each call
+            # (OpenBLAS's slowed mo's next calls 2x: shapes.py's SETTLE_S).
             gc.collect()
+            time.sleep(0.3)
             before = compiler.stats()
             start = time.perf_counter()
             run = engine.compile(wl, arrays)
@@ -320,6 +324,7 @@ def main() -> int:
             err = float(np.abs(out - ref).max()) / max(1.0, float(np.abs(ref).max()))
             for _ in range(3):
                 run(*native)
+            time.sleep(0.3)
             times = []
             for _ in range(args.repeats):
                 start = time.perf_counter()
