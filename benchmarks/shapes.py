@@ -23,16 +23,9 @@ import time
 import numpy as np
 
 
-# Seconds to let other engines' worker threads go idle before timing one:
-# OpenBLAS's spin for a while after each call (numpy's 1000^2 matmul slowed
-# mo's next 40 calls of a 14x14 convolution 2x: 0.54 -> 1.13-1.22 ms, 0.51
-# after 0.3 s), as torch's OpenMP threads do.
-SETTLE_S = 0.3
-
-
-def median_ms(fn, args, repeats):
+def median_ms(fn, args, repeats, settle_s):
     fn(*args)
-    time.sleep(SETTLE_S)
+    time.sleep(settle_s)  # other engines' threads idle (workloads.SETTLE_S)
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -99,14 +92,16 @@ def main() -> None:
             out = np.asarray(run(*arrays).to_numpy(), np.float64)
             err = np.max(np.abs(out - ref)) / np.max(np.abs(ref))
             assert err < 1e-4, f"{name}: mo's result is off by {err:.1e}"
-            row.append(median_ms(run, arrays, args.repeats))
+            row.append(median_ms(run, arrays, args.repeats, W.SETTLE_S))
         cells = [f"{t:10.3f}" for t in row] + ([] if symbolic else [f"{'-':>10s}"])
         if torch_ops is not None:
             tensors = [torch_ops.to_native(a) for a in arrays]
-            cells.append(f"{median_ms(lambda *x: fn(torch_ops, *x), tensors, args.repeats):8.3f}")
+            torch_ms = median_ms(lambda *x: fn(torch_ops, *x), tensors, args.repeats, W.SETTLE_S)
+            cells.append(f"{torch_ms:8.3f}")
         else:
             cells.append(f"{'-':>8s}")
-        cells.append(f"{median_ms(lambda *x: fn(np_ops, *x), arrays, args.repeats):8.3f}")
+        numpy_ms = median_ms(lambda *x: fn(np_ops, *x), arrays, args.repeats, W.SETTLE_S)
+        cells.append(f"{numpy_ms:8.3f}")
         print(f"{name:30s} " + " ".join(cells), flush=True)
 
 

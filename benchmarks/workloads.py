@@ -106,6 +106,13 @@ WORKLOADS = [
 # -- engines ------------------------------------------------------------------------------
 
 
+# Seconds to let other engines' worker threads go idle before an engine's
+# first call or timing: OpenBLAS's spin for a while after each call (numpy's
+# 1000^2 matmul slowed mo's next 40 calls of a 14x14 convolution 2x: 0.54 ->
+# 1.13-1.22 ms; 0.51 after 0.3 s), as torch's OpenMP threads do.
+SETTLE_S = 0.3
+
+
 class NumpyOps:
     name = "numpy"
 
@@ -306,11 +313,10 @@ def main() -> int:
             native = [getattr(engine, "to_native", lambda a: a)(a) for a in arrays]
             # A full collection of the objects other engines left (torch's:
             # ~90 ms) is no engine's first call (as ../shared/bench does),
-            # nor are the other engines' (and the float64 reference's)
-            # worker threads, which spin for a while after each call
-            # (OpenBLAS's slowed mo's next calls 2x: shapes.py's SETTLE_S).
+            # nor are the spinning threads of the others and of the float64
+            # reference (SETTLE_S).
             gc.collect()
-            time.sleep(0.3)
+            time.sleep(SETTLE_S)
             before = compiler.stats()
             start = time.perf_counter()
             run = engine.compile(wl, arrays)
@@ -324,7 +330,7 @@ def main() -> int:
             err = float(np.abs(out - ref).max()) / max(1.0, float(np.abs(ref).max()))
             for _ in range(3):
                 run(*native)
-            time.sleep(0.3)
+            time.sleep(SETTLE_S)
             times = []
             for _ in range(args.repeats):
                 start = time.perf_counter()
