@@ -485,3 +485,27 @@ func.func @direct_rows(%a: tensor<?x128xf32>, %b: tensor<128x10xf32>, %bias: ten
   } -> tensor<?x10xf32>
   return %o : tensor<?x10xf32>
 }
+
+// -----
+
+// A batch_matmul (attention's q k^T): the threads split the batch, and each
+// batch step packs its batch's panels of A (8 k steps a vector) and B (4)
+// right before its 8 x 32 accumulators run over them; no pack of all the
+// batches first.
+// CHECK-LABEL: func.func @batched
+// CHECK-NOT: tensor<8x16x64x8x1xf32>
+// CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%{{.+}}) -> (tensor<8x16x4x8x32xf32>)
+// CHECK: %[[ROWS:.+]] = tensor.empty() : tensor<1x16x64x8x1xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1
+// CHECK: scf.for %{{.+}} iter_args(%{{.+}} = %[[ROWS]]) -> (tensor<1x16x64x8x1xf32>)
+// CHECK: vector.transfer_write %{{.+}} : vector<8x8x1xf32>, tensor<1x16x64x8x1xf32>
+// CHECK: vector.transfer_write %{{.+}} : vector<4x32x1xf32>, tensor<1x?x64x32x1xf32>
+// CHECK: vector.contract {{.+}} : vector<8x1xf32>, vector<32x1xf32> into vector<8x32xf32>
+// CHECK: scf.forall.in_parallel
+func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor<8x128x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x128x128xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<8x128x64xf32>, tensor<8x64x128xf32>) outs(%c : tensor<8x128x128xf32>) -> tensor<8x128x128xf32>
+  return %r : tensor<8x128x128xf32>
+}
