@@ -369,7 +369,7 @@ func.func @shared_exp(%x: tensor<4096x1024xf32>) -> (tensor<4096x1024xf32>, tens
 // AVX512-LABEL: func.func @batched
 // AVX512: linalg.pack %arg0 inner_dims_pos = [1, 2] inner_tiles = [8, 1] into %{{.+}} : tensor<8x128x64xf32> -> tensor<8x16x64x8x1xf32>
 // AVX512: linalg.pack %arg1 outer_dims_perm = [0, 2, 1] inner_dims_pos = [2, 1] inner_tiles = [32, 1] into %{{.+}} : tensor<8x64x128xf32> -> tensor<8x4x64x32x1xf32>
-// AVX512: linalg.batch_mmt4d {mo.schedule = {kind = "batch_mmt4d", sizes = {{\[}}[2, 1, 1], 16, 64, 8, 32]}}
+// AVX512: linalg.batch_mmt4d {mo.schedule = {kind = "batch_mmt4d_packed", sizes = {{\[}}[2, 1, 1], 16, 64, 8, 32]}}
 // AVX512: linalg.unpack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [8, 32] into %{{.+}} {mo.schedule = {kind = "relayout_batched", sizes = [1, 8, 32, 1, 1, 1, 8, 32]}} : tensor<8x16x4x8x32xf32> -> tensor<8x128x128xf32>
 func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor<8x128x128xf32> {
   %z = arith.constant 0.0 : f32

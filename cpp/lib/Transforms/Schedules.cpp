@@ -429,21 +429,24 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   // thread 1024^3 and w3's 64-row layers unchanged.
   bool fuseA = !batched && threadsM == 1 && !target.matmulRowBlock() && divides(m, m0);
   Builder builder(ctx);
-  // A batched product packs each batch's A and B inside its own batch step
-  // (attention's heads: a head's panels packed from cache right before its
-  // product), no kernel packing every batch first: w7 compiles four kernels
-  // fewer (cold compile 251 -> 239 ms median, CPU 398 -> 379; 20 compiles
-  // alternated in one process) and runs as fast (1 thread 4.66 -> 4.55 ms,
-  // 2 threads 2.27 -> 2.21; medians of 4 processes each).
+  // A batched product whose threads split the batch alone packs each
+  // batch's A and B inside its own batch step (attention's heads: a head's
+  // panels packed from cache right before its product), no kernel packing
+  // every batch first: w7 compiles four kernels fewer (cold compile 251 ->
+  // 239 ms median, CPU 398 -> 379; 20 compiles alternated in one process)
+  // and runs as fast (1 thread 4.66 -> 4.55 ms, 2 threads 2.27 -> 2.21;
+  // medians of 4 processes each). Threads that split the rows or columns
+  // would each pack all of the other operand: packed first, once, instead.
+  bool fuseBatchPacks = batched && threadsM == 1 && threadsN == 1;
+  SmallVector<Attribute> batchSizes{builder.getI64ArrayAttr({threadsB, threadsM, threadsN}),
+                                    builder.getI64IntegerAttr(16),
+                                    builder.getI64IntegerAttr(cacheK)};
+  if (fuseBatchPacks)
+    batchSizes.append({builder.getI64IntegerAttr(m0), builder.getI64IntegerAttr(n0)});
   if (batched)
     product->setAttr(kScheduleAttr,
-                     schedule(ctx, "batch_mmt4d",
-                              builder.getArrayAttr(
-                                  {builder.getI64ArrayAttr({threadsB, threadsM, threadsN}),
-                                   builder.getI64IntegerAttr(16),
-                                   builder.getI64IntegerAttr(cacheK),
-                                   builder.getI64IntegerAttr(m0),
-                                   builder.getI64IntegerAttr(n0)})));
+                     schedule(ctx, fuseBatchPacks ? "batch_mmt4d_packed" : "batch_mmt4d",
+                              builder.getArrayAttr(batchSizes)));
   else if (fuseA)
     scheduleFused(product, schedule(ctx, "mmt4d_pack_both", {threadsN, 16, cacheK, n0, m0}),
                   {packB}, group++);
@@ -475,9 +478,9 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
     target->setAttr(kScheduleAttr,
                     schedule(ctx, batched ? "relayout_batched" : "relayout", sizes));
   };
-  if (!fuseA && !batched)
+  if (!fuseA && !fuseBatchPacks)
     relayout(packA, {1, 8}, {1, 8, m0, 1});
-  if (!packB->hasAttr(kFusedIntoAttr) && !batched)
+  if (!packB->hasAttr(kFusedIntoAttr) && !fuseBatchPacks)
     relayout(packB, {1, 4}, {1, 4, n0, 1});
   if (permuteBack) {
     // The tiles of the product's dims, in the unpack's.

@@ -130,11 +130,40 @@ module attributes {transform.with_named_sequence} {
   }
 
   // linalg.batch_mmt4d: as @mo_mmt4d, one more outer (batch) dim, which
-  // the threads split first (`threads`: one count per outer dim), and both
-  // packs fused into each batch step: a batch's panels of A and B (an
+  // the threads split first (`threads`: one count per outer dim).
+  transform.named_sequence @mo_batch_mmt4d(
+      %func: !transform.any_op {transform.readonly},
+      %mm: !transform.any_op {transform.consumed},
+      %threads: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) {
+    %fill = transform.get_producer_of_operand %mm[2]
+        : (!transform.any_op) -> !transform.any_op
+    %t1, %forall = transform.structured.tile_using_forall %mm num_threads *(%threads)
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fill1, %f = transform.mo.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %l2:3 = transform.structured.tile_using_for %t1
+        tile_sizes [1, 0, %cache_n, %cache_k, 0, 0, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [0, 1, 1, 0, 0, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 0, 1, 0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %fill2, %lf:3 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 1, 0, 0]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %t4 : !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.yield
+  }
+
+  // @mo_batch_mmt4d with both packs fused into each batch step, where the
+  // threads split the batch alone: a batch's panels of A and B (an
   // attention head's) packed right before its product reads them, from
   // cache (8 or 4 k steps a vector, as @mo_relayout_batched does them).
-  transform.named_sequence @mo_batch_mmt4d(
+  transform.named_sequence @mo_batch_mmt4d_packed(
       %func: !transform.any_op {transform.readonly},
       %mm: !transform.any_op {transform.consumed},
       %threads: !transform.param<i64> {transform.readonly},
