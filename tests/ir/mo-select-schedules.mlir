@@ -381,6 +381,22 @@ func.func @batched(%a: tensor<8x128x64xf32>, %b: tensor<8x64x128xf32>) -> tensor
 
 // -----
 
+// One batch for two threads: they split the columns instead, and each
+// would pack all of A in its batch step: the packs run first, once.
+// AVX512-LABEL: func.func @one_batch
+// AVX512: linalg.pack %arg0 {{.+}} {mo.schedule = {kind = "relayout_batched", sizes = [1, 1, 8, 1, 1, 8, 8, 1]}}
+// AVX512: linalg.pack %arg1 {{.+}} {mo.schedule = {kind = "relayout_batched", sizes = [1, 1, 4, 1, 1, 4, 32, 1]}}
+// AVX512: linalg.batch_mmt4d {mo.schedule = {kind = "batch_mmt4d", sizes = {{\[}}[1, 1, 2], 16, 64]}}
+func.func @one_batch(%a: tensor<1x512x64xf32>, %b: tensor<1x64x512xf32>) -> tensor<1x512x512xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x512x512xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<1x512x512xf32>) -> tensor<1x512x512xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x512x64xf32>, tensor<1x64x512xf32>) outs(%c : tensor<1x512x512xf32>) -> tensor<1x512x512xf32>
+  return %r : tensor<1x512x512xf32>
+}
+
+// -----
+
 // Attention's heads: q and k, [1, s, h, d] permuted to [1, h, s, d] and
 // [1, h, d, s], their unit dim collapsed, are packed from [s, h, d] as
 // they are, the permutation in the packs' dims: no transpose is left to
