@@ -129,97 +129,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // linalg.batch_mmt4d: as @mo_mmt4d, one more outer (batch) dim, which
-  // the threads split first (`threads`: one count per outer dim).
-  transform.named_sequence @mo_batch_mmt4d(
-      %func: !transform.any_op {transform.readonly},
-      %mm: !transform.any_op {transform.consumed},
-      %threads: !transform.param<i64> {transform.readonly},
-      %cache_n: !transform.param<i64> {transform.readonly},
-      %cache_k: !transform.param<i64> {transform.readonly}) {
-    %fill = transform.get_producer_of_operand %mm[2]
-        : (!transform.any_op) -> !transform.any_op
-    %t1, %forall = transform.structured.tile_using_forall %mm num_threads *(%threads)
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %fill1, %f = transform.mo.fuse_into_containing_op %fill into %forall
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %l2:3 = transform.structured.tile_using_for %t1
-        tile_sizes [1, 0, %cache_n, %cache_k, 0, 0, 0]
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [0, 1, 1, 0, 0, 0, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 0, 1, 0, 0, 1]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %fill2, %lf:3 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 1, 0, 0]
-        : (!transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %t4 : !transform.any_op
-    transform.structured.vectorize %fill2 : !transform.any_op
-    transform.yield
-  }
-
-  // @mo_batch_mmt4d with both packs fused into each batch step, where the
-  // threads split the batch alone: a batch's panels of A and B (an
-  // attention head's) packed right before its product reads them, from
-  // cache (8 or 4 k steps a vector, as @mo_relayout_batched does them).
-  transform.named_sequence @mo_batch_mmt4d_packed(
-      %func: !transform.any_op {transform.readonly},
-      %mm: !transform.any_op {transform.consumed},
-      %threads: !transform.param<i64> {transform.readonly},
-      %cache_n: !transform.param<i64> {transform.readonly},
-      %cache_k: !transform.param<i64> {transform.readonly},
-      %m0: !transform.param<i64> {transform.readonly},
-      %n0: !transform.param<i64> {transform.readonly}) {
-    %fill = transform.get_producer_of_operand %mm[2]
-        : (!transform.any_op) -> !transform.any_op
-    %packA = transform.get_producer_of_operand %mm[0]
-        : (!transform.any_op) -> !transform.any_op
-    %packB = transform.get_producer_of_operand %mm[1]
-        : (!transform.any_op) -> !transform.any_op
-    %t1, %forall = transform.structured.tile_using_forall %mm num_threads *(%threads)
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %fill1, %f = transform.mo.fuse_into_containing_op %fill into %forall
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %b1, %f2 = transform.mo.fuse_into_containing_op %packB into %f
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %a1, %f3 = transform.mo.fuse_into_containing_op %packA into %f2
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %l2:3 = transform.structured.tile_using_for %t1
-        tile_sizes [1, 0, %cache_n, %cache_k, 0, 0, 0]
-        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %b2, %lb = transform.mo.fuse_into_containing_op %b1 into %l2#0
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %a2, %la = transform.mo.fuse_into_containing_op %a1 into %lb
-        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [0, 1, 1, 0, 0, 0, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 0, 1, 0, 0, 1]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %fill2, %lf:3 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 1, 0, 0]
-        : (!transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %t4 : !transform.any_op
-    transform.structured.vectorize %fill2 : !transform.any_op
-    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-    %eight = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %a3, %lat:3 = transform.structured.tile_using_for %a2 tile_sizes [1, 1, 8]
-        : (!transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %a3 vector_sizes [%one, %one, %eight, %m0, %one]
-        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
-          !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
-    %b3, %lbt:3 = transform.structured.tile_using_for %b2 tile_sizes [1, 1, 4]
-        : (!transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %b3 vector_sizes [%one, %one, %four, %n0, %one]
-        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
-          !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
-    transform.yield
-  }
-
   // The pack_rhs schedules' thread tiles and cache blocks, B's panel
   // packed in each: the block's mmt4d and the fill of C, to tile further,
   // and the thread tiles and the loop of k blocks (to fuse A's pack into).
@@ -443,7 +352,113 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // linalg.batch_mmt4d: as @mo_mmt4d, one more outer (batch) dim, which
+  // the threads split first (`threads`: one count per outer dim).
+  transform.named_sequence @mo_batch_mmt4d(
+      %func: !transform.any_op {transform.readonly},
+      %mm: !transform.any_op {transform.consumed},
+      %threads: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) {
+    %t2, %fill1, %forall, %lb = transform.include @mo_batch_mmt4d_blocks failures(propagate)
+        (%mm, %threads, %cache_n, %cache_k)
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @mo_batch_mmt4d_registers failures(propagate) (%t2, %fill1)
+        : (!transform.any_op, !transform.any_op) -> ()
+    transform.yield
+  }
 
+  // @mo_batch_mmt4d with both packs fused into each batch step, where the
+  // threads split the batch alone: a batch's panels of A and B (an
+  // attention head's) packed right before its product reads them, from
+  // cache (8 or 4 k steps a vector, as @mo_relayout_batched does them).
+  transform.named_sequence @mo_batch_mmt4d_packed(
+      %func: !transform.any_op {transform.readonly},
+      %mm: !transform.any_op {transform.consumed},
+      %threads: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly},
+      %m0: !transform.param<i64> {transform.readonly},
+      %n0: !transform.param<i64> {transform.readonly}) {
+    %packA = transform.get_producer_of_operand %mm[0]
+        : (!transform.any_op) -> !transform.any_op
+    %packB = transform.get_producer_of_operand %mm[1]
+        : (!transform.any_op) -> !transform.any_op
+    %t2, %fill1, %forall, %lb = transform.include @mo_batch_mmt4d_blocks failures(propagate)
+        (%mm, %threads, %cache_n, %cache_k)
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>,
+           !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %b1, %f2 = transform.mo.fuse_into_containing_op %packB into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %a1, %f3 = transform.mo.fuse_into_containing_op %packA into %f2
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %b2, %lb2 = transform.mo.fuse_into_containing_op %b1 into %lb
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %a2, %lb3 = transform.mo.fuse_into_containing_op %a1 into %lb2
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @mo_batch_mmt4d_registers failures(propagate) (%t2, %fill1)
+        : (!transform.any_op, !transform.any_op) -> ()
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %eight = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %a3, %lat:3 = transform.structured.tile_using_for %a2 tile_sizes [1, 1, 8]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %a3 vector_sizes [%one, %one, %eight, %m0, %one]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+          !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
+    %b3, %lbt:3 = transform.structured.tile_using_for %b2 tile_sizes [1, 1, 4]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %b3 vector_sizes [%one, %one, %four, %n0, %one]
+        : !transform.any_op, !transform.param<i64>, !transform.param<i64>,
+          !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
+    transform.yield
+  }
+
+  // The batch_mmt4d schedules' thread tiles (the fill of C fused into
+  // each) and their loops of batches and cache blocks: the block's product
+  // and fill, to tile further, the thread tiles and the loop of batches.
+  transform.named_sequence @mo_batch_mmt4d_blocks(
+      %mm: !transform.any_op {transform.consumed},
+      %threads: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
+    %fill = transform.get_producer_of_operand %mm[2]
+        : (!transform.any_op) -> !transform.any_op
+    %t1, %forall = transform.structured.tile_using_forall %mm num_threads *(%threads)
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %fill1, %f = transform.mo.fuse_into_containing_op %fill into %forall
+        : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %l2:3 = transform.structured.tile_using_for %t1
+        tile_sizes [1, 0, %cache_n, %cache_k, 0, 0, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield %t2, %fill1, %f, %l2#0
+        : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+  }
+
+  // The batch_mmt4d schedules' register tiles, within a cache block: one
+  // m0 x n0 accumulator per (m1, n1), carried through the k loop, and the
+  // fill of each.
+  transform.named_sequence @mo_batch_mmt4d_registers(
+      %t2: !transform.any_op {transform.consumed},
+      %fill1: !transform.any_op {transform.consumed}) {
+    %t3, %l3:2 = transform.structured.tile_using_for %t2 tile_sizes [0, 1, 1, 0, 0, 0, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t4, %l4:2 = transform.structured.tile_using_for %t3 tile_sizes [0, 0, 0, 1, 0, 0, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %fill2, %lf:3 = transform.structured.tile_using_for %fill1 tile_sizes [1, 1, 1, 0, 0]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %t4 : !transform.any_op
+    transform.structured.vectorize %fill2 : !transform.any_op
+    transform.yield
+  }
 
   // @mo_conv's register tiles, rows of pixels in turn: inside its thread
   // tile of one row, or inside a loop the threads already split (one tile
