@@ -51,7 +51,8 @@ bool writesMemory(Operation *op) {
 bool keepsElements(Operation *op) {
   if (!isa<vector::BroadcastOp, vector::ShapeCastOp, vector::ExtractOp>(op))
     return false;
-  if (auto extract = dyn_cast<vector::ExtractOp>(op); extract && !extract.getDynamicPosition().empty())
+  if (auto extract = dyn_cast<vector::ExtractOp>(op);
+      extract && !extract.getDynamicPosition().empty())
     return false;
   auto source = dyn_cast<VectorType>(op->getOperand(0).getType());
   auto result = dyn_cast<VectorType>(op->getResult(0).getType());

@@ -438,19 +438,19 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   // medians of 4 processes each). Threads that split the rows or columns
   // would each pack all of the other operand: packed first, once, instead.
   bool fuseBatchPacks = batched && threadsM == 1 && threadsN == 1;
-  SmallVector<Attribute> batchSizes{builder.getI64ArrayAttr({threadsB, threadsM, threadsN}),
-                                    builder.getI64IntegerAttr(16),
-                                    builder.getI64IntegerAttr(cacheK)};
-  if (fuseBatchPacks)
-    batchSizes.append({builder.getI64IntegerAttr(m0), builder.getI64IntegerAttr(n0)});
-  if (batched)
+  if (batched) {
+    SmallVector<Attribute> sizes{builder.getI64ArrayAttr({threadsB, threadsM, threadsN}),
+                                 builder.getI64IntegerAttr(16),
+                                 builder.getI64IntegerAttr(cacheK)};
+    if (fuseBatchPacks)
+      sizes.append({builder.getI64IntegerAttr(m0), builder.getI64IntegerAttr(n0)});
     product->setAttr(kScheduleAttr,
                      schedule(ctx, fuseBatchPacks ? "batch_mmt4d_packed" : "batch_mmt4d",
-                              builder.getArrayAttr(batchSizes)));
-  else if (fuseA)
+                              builder.getArrayAttr(sizes)));
+  } else if (fuseA) {
     scheduleFused(product, schedule(ctx, "mmt4d_pack_both", {threadsN, 16, cacheK, n0, m0}),
                   {packB}, group++);
-  else if (threadsM == 1)
+  } else if (threadsM == 1) {
     // Each thread packs B's panels as its cache blocks need them (B read
     // once, its packed panel reused from cache): the threads' columns
     // are disjoint, so no panel is packed twice.
@@ -460,9 +460,10 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                  {threadsN, 16, cacheK, n0, target.matmulRowBlock()})
                       : schedule(ctx, "mmt4d_pack_rhs", {threadsN, 16, cacheK, n0}),
                   {packB}, group++);
-  else
+  } else {
     product->setAttr(kScheduleAttr,
                      schedule(ctx, "mmt4d", {threadsM, threadsN, 16, cacheK}));
+  }
   // The relayouts: the packs no product takes in (tiles of one outer row,
   // vectorized by 8 (A) or 4 (B) k steps) and the unpack (by one
   // accumulator tile); a batch is one more outer dim, tiled by 1.
@@ -1343,11 +1344,11 @@ void rollRows(vector::TransferWriteOp write) {
   for (Operation *op : ops)
     if (isa<vector::TransferReadOp>(op) && op->isBeforeInBlock(first))
       first = op;
-  for (Operation *op = first; op != write; op = op->getNextNode())
-    if (!isMemoryEffectFree(op) && !isa<vector::TransferReadOp>(op) &&
-        !(isa<MemoryEffectOpInterface>(op) &&
-          cast<MemoryEffectOpInterface>(op).onlyHasEffect<MemoryEffects::Read>()))
+  for (Operation *op = first; op != write; op = op->getNextNode()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!isMemoryEffectFree(op) && !(effects && effects.onlyHasEffect<MemoryEffects::Read>()))
       return;
+  }
 
   OpBuilder b(write);
   Location loc = write.getLoc();
@@ -1376,10 +1377,10 @@ void rollRows(vector::TransferWriteOp write) {
       if (value.getType() != rowType(tile.getType()))
         value = vector::BroadcastOp::create(b, loc, rowType(tile.getType()), value);
     } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto splat = cast<SplatElementsAttr>(constant.getValue());
       value = arith::ConstantOp::create(
           b, loc,
-          SplatElementsAttr::get(rowType(tile.getType()),
-                                 cast<SplatElementsAttr>(constant.getValue()).getSplatValue<Attribute>()));
+          SplatElementsAttr::get(rowType(tile.getType()), splat.getSplatValue<Attribute>()));
     } else {
       Operation *copy = b.clone(*op, rolled);
       copy->getResult(0).setType(rowType(tile.getType()));
