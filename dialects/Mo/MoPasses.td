@@ -235,6 +235,31 @@ def MoApplySchedules : Pass<"mo-apply-schedules", "::mlir::func::FuncOp"> {
     "::mlir::vector::VectorDialect"];
 }
 
+def MoSplitSchedules : Pass<"mo-split-schedules", "::mlir::ModuleOp"> {
+  let summary = "Moves each scheduled op and what its schedule reads into a function";
+  let description = [{
+    After mo-select-schedules: each op with a `mo.schedule`, with the ops
+    fused into it (`mo.fused_into`) and the producers in its block that no
+    schedule owns, moves into a private function of its own
+    (`mo.schedule_group`), called where the last of them was; empty tensors
+    and constants it reads are copied in. Groups that share a producer, or
+    where one needs the other's results before its own last op, are one;
+    a group with an op that has memory effects, or whose result an op
+    outside needs before its last op, stays where it is. A pass nested on
+    functions (mo-apply-schedules) then runs on the groups on every core at
+    once; mo-inline-schedules puts them back.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def MoInlineSchedules : Pass<"mo-inline-schedules", "::mlir::ModuleOp"> {
+  let summary = "Puts the functions of mo-split-schedules back where they are called";
+  let description = [{
+    Each call of a `mo.schedule_group` function is replaced by the
+    function's body, and the function erased.
+  }];
+}
+
 def MoLowerVectors : Pass<"mo-lower-vectors", "::mlir::func::FuncOp"> {
   let summary = "Lowers the vector ops of scheduled code to 1-D vectors";
   let description = [{
@@ -319,6 +344,20 @@ def MoMathToFuncs : Pass<"mo-math-to-funcs", "::mlir::ModuleOp"> {
     called functions of the first, freed one (a segfault). mo reuses its
     pass managers across compiles. Its dependent dialects are upstream's.
   }];
+}
+
+def MoConvertToLLVM : Pass<"mo-convert-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "memref, arith, index, cf, func, ub and omp to LLVM in one conversion";
+  let description = [{
+    The kernels' last lowering step: upstream's conversion patterns of the
+    seven dialects (memref's with mo's runtime allocation functions,
+    `use-generic-functions`) applied in one partial dialect conversion, as
+    upstream's `convert-openmp-to-llvm` does for five, where the pipeline
+    ran seven passes, each walking every kernel again. What is left are the
+    unrealized casts between converted and unconverted values, which
+    `reconcile-unrealized-casts` removes after it.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def MoWidenBoolMemrefs : Pass<"mo-widen-bool-memrefs", "::mlir::ModuleOp"> {

@@ -35,13 +35,15 @@ void mo::buildLinalgToBuffersPipeline(OpPassManager &pm,
   add(pm, "canonicalize,cse");
   if (options.fuseElementwise)
     add(pm, "func.func(mo-fuse-elementwise),canonicalize");
-  // On tensors: each root op's schedule chosen, then carried out.
+  // On tensors: each root op's schedule chosen, then carried out, each in
+  // a function of its own meanwhile so that they run on every core.
   // Unit dims folded away first: a reduction's kept axis is otherwise an
   // expand_shape between it and its consumer, which no tile fuses through.
   if (options.schedules)
     add(pm, llvm::formatv("func.func(linalg-fold-unit-extent-dims),canonicalize,cse,"
                           "func.func(mo-select-schedules{{num-threads={0} "
-                          "cpu-features={1}},mo-apply-schedules),canonicalize,cse",
+                          "cpu-features={1}}),mo-split-schedules,"
+                          "func.func(mo-apply-schedules),mo-inline-schedules,canonicalize,cse",
                           options.numThreads.getValue(),
                           options.cpuFeatures.getValue())
                 .str());
@@ -124,13 +126,7 @@ void mo::buildCpuKernelsToLLVMPipeline(OpPassManager &pm,
           "lower-affine,"
           "convert-scf-to-cf),"
           // Allocation through mo's runtime, which keeps large blocks warm.
-          "finalize-memref-to-llvm{use-generic-functions},"
-          "func.func(convert-arith-to-llvm,"
-          "convert-index-to-llvm),"
-          "convert-cf-to-llvm,"
-          "convert-func-to-llvm,"
-          "convert-openmp-to-llvm,"
-          "convert-ub-to-llvm,"
+          "mo-convert-to-llvm,"
           "reconcile-unrealized-casts");
 }
 
