@@ -96,6 +96,20 @@ def test_qmatmul_tiles_and_chunks(enc, m, n, threads):
 
 
 @pytest.mark.parametrize("enc", ENCODINGS, ids=lambda e: e.name)
+@pytest.mark.parametrize("m", [9, 64])
+def test_qmatmul_panels_sum_as_tiles_do(enc, m, threads):
+    """Many lhs rows (a prefill) read weights decoded a panel at a time,
+    their sums kept across blocks of K; a row alone decodes in its tile.
+    Each output is summed in the same order either way: equal to the bit.
+    (K = 2048: two blocks of K; N = 70: a chunk and a partial panel.)"""
+    q, _ = _weights(enc, 70, 2048, seed=6)
+    x = np.random.default_rng(7).standard_normal((m, 2048)).astype(np.float32)
+    together = _qmatmul(enc, x, q)
+    alone = np.concatenate([_qmatmul(enc, x[i:i + 1], q) for i in range(m)])
+    assert np.array_equal(together.view(np.uint32), alone.view(np.uint32))
+
+
+@pytest.mark.parametrize("enc", ENCODINGS, ids=lambda e: e.name)
 def test_qmatmul_without_schedules(enc, failing_schedules):
     """qmatmul compiled by the pipeline without schedules (the fallback when
     one fails), where mo-lower-vectors does not run on its vector kernels,

@@ -3,8 +3,8 @@
 // Dequantization reads the packed bytes with tensor.extract, op for op as
 // ggml's dequantize_row_* (bit-exact). qmatmul is a vectorized kernel that
 // decodes each block of a weight row into registers, op for op the same,
-// and multiplies it there: the float32 weight matrix never exists, not even
-// a tile of it.
+// and multiplies it there: the float32 weight matrix never exists (with
+// many lhs rows, a panel of it at a time, in cache).
 //
 //===----------------------------------------------------------------------===//
 
@@ -342,14 +342,20 @@ struct DequantizeToGeneric : OpConversionPattern<DequantizeOp> {
 
 };
 
-/// `lhs @ dequantize(rhs).T` as one kernel that never writes a dequantized
-/// weight: each register tile (kRows rows of lhs by kCols rows of the
+/// `lhs @ dequantize(rhs).T` as one kernel that never writes the
+/// dequantized weights out: each register tile (kRows rows of lhs by kCols rows of the
 /// weight) walks K a block at a time, decodes each weight row's block into
 /// vectors once and multiplies them with every lhs row of the tile,
 /// accumulating kLanes-wide partial sums that are added up once at the end.
 /// The threads split the weight rows in chunks (scf.forall); lhs rows past
 /// the last whole tile take a one-row tile, so a decode step (one row)
-/// decodes no more than it multiplies.
+/// decodes no more than it multiplies. With enough lhs rows (a prefill:
+/// panelRows), the tiles would decode each weight once per tile of lhs rows:
+/// instead, a panel of weight rows is decoded once into a scratch buffer
+/// that stays in the L2 cache (the same values, op for op), and the tiles
+/// read it a block of K at a time, kCols rows of it in L1 while every lhs
+/// tile uses them, their partial sums kept between blocks: each output is
+/// summed in the same order either way, to the bit.
 struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -359,6 +365,11 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
   /// Weight rows per parallel iteration: kCols-row tiles that share each
   /// lhs tile while it is in cache.
   static constexpr int64_t kChunk = 64;
+  /// A panel's size at most (a multiple of kCols weight rows, one at least).
+  static constexpr int64_t kPanelBytes = 256 << 10;
+  /// Elements of K a panel's tiles sum at a time (of each of kCols rows:
+  /// 16 KiB, in L1 while every lhs tile reads them).
+  static constexpr int64_t kPanelK = 1024;
 
   LogicalResult
   matchAndRewrite(QMatmulOp op, OpAdaptor adaptor,
@@ -407,10 +418,17 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
       KernelArgs args{x, rhs, encoding, kSize, n, n0, len};
       // Only the loops a static row count runs (each tile is much code).
       int64_t r = cast<RankedTensorType>(x.getType()).getDimSize(0);
-      if (ShapedType::isDynamic(r) || r >= kRows)
-        slice = rowTiles(fb, loc, args, kRows, index(fb, 0), whole, slice);
-      if (ShapedType::isDynamic(r) || r % kRows)
-        slice = rowTiles(fb, loc, args, 1, whole, rowsR, slice);
+      auto allRows = [&](OpBuilder &rb, const KernelArgs &a, Value lo, Value hi, Value acc) {
+        if (ShapedType::isDynamic(r) || r >= kRows)
+          acc = rowTiles(rb, loc, a, kRows, index(rb, 0), whole, lo, hi, acc);
+        if (ShapedType::isDynamic(r) || r % kRows)
+          acc = rowTiles(rb, loc, a, 1, whole, rowsR, lo, hi, acc);
+        return acc;
+      };
+      if (!ShapedType::isDynamic(r) && r >= panelRows(encoding))
+        slice = panels(fb, loc, args, allRows, slice);
+      else
+        slice = allRows(fb, args, index(fb, 0), len, slice);
       fb.setInsertionPointToStart(forall.getTerminator().getBody());
       tensor::ParallelInsertSliceOp::create(fb, loc, slice, shared, offsets,
                                             sizes, strides);
@@ -424,6 +442,16 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
   }
 
 private:
+  /// Static lhs rows from which the weights are decoded into panels. A
+  /// K-quant's decoding (6-bit scales, high bits) costs about what the
+  /// FMAs that use it do: at 8 rows panels were 1.2x faster, at 64 2x
+  /// (K = N = 4096, 2 threads, the same bits). Q4_0's (a nibble and one
+  /// scale) costs little: at 8-32 rows panels were 2-11% slower, at 64 and
+  /// 128 2-9% faster.
+  static int64_t panelRows(QuantEncoding encoding) {
+    return encoding == QuantEncoding::Q4_0 ? 64 : 8;
+  }
+
   static Value index(OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), v);
   }
@@ -434,24 +462,168 @@ private:
     int64_t k;
     /// The weight's rows, the chunk's first and its length.
     Value n, n0, len;
+    /// The decoded weight rows [panelRow, panelRow + panel rows) of the
+    /// chunk, if decoded ahead (else each tile decodes its own).
+    Value panel, panelRow;
+    /// With a panel: the blocks [blockLo, blockHi) of K a tile sums, its
+    /// sums carried in `partials` ([R, panel rows, kLanes]) between them.
+    Value blockLo, blockHi;
   };
 
+  /// `acc` with the chunk's weight rows decoded a panel at a time, each
+  /// panel's columns of every lhs row computed by `tiles` from it.
+  template <typename Tiles>
+  static Value panels(OpBuilder &b, Location loc, const KernelArgs &a, Tiles tiles,
+                      Value acc) {
+    int64_t rows = std::clamp<int64_t>(kPanelBytes / (4 * a.k) / kCols * kCols, kCols, kChunk);
+    BlockLayout layout = getBlockLayout(a.encoding);
+    Value lastRow = arith::SubIOp::create(b, loc, a.n, index(b, 1));
+    auto loop = scf::ForOp::create(
+        b, loc, index(b, 0), a.len, index(b, rows), ValueRange{acc},
+        [&](OpBuilder &pb, Location, Value p0, ValueRange pAcc) {
+          Value empty = tensor::EmptyOp::create(pb, loc, ArrayRef<int64_t>{rows, a.k},
+                                                pb.getF32Type());
+          // Weight rows past the last decode the last (never written out).
+          auto decoded = scf::ForOp::create(
+              pb, loc, index(pb, 0), index(pb, rows), index(pb, 1), ValueRange{empty},
+              [&](OpBuilder &rb, Location, Value r, ValueRange panel) {
+                Value row = arith::MinSIOp::create(
+                    rb, loc,
+                    arith::AddIOp::create(rb, loc, arith::AddIOp::create(rb, loc, a.n0, p0), r),
+                    lastRow);
+                auto blocks = scf::ForOp::create(
+                    rb, loc, index(rb, 0), index(rb, a.k / layout.elements), index(rb, 1),
+                    panel, [&](OpBuilder &kb, Location, Value block, ValueRange out) {
+                      BlockDecoder decoder(kb, loc, a.rhs, row, a.encoding);
+                      decoder.begin(block);
+                      Value k0 = arith::MulIOp::create(kb, loc, block,
+                                                       index(kb, layout.elements));
+                      Value written = out[0];
+                      forGroups(kb, loc, a.encoding, written,
+                                [&](OpBuilder &gb, Value g, std::optional<bool> low, Value w) {
+                                  std::array<Value, 2> vectors = decoder.group(g, low);
+                                  for (int64_t v = 0; v < 2; ++v)
+                                    w = vector::TransferWriteOp::create(
+                                            gb, loc, vectors[v], w,
+                                            ValueRange{r, groupK(gb, loc, k0, g, v)},
+                                            ArrayRef<bool>{true})
+                                            .getResult();
+                                  return w;
+                                });
+                      scf::YieldOp::create(kb, loc, written);
+                    });
+                scf::YieldOp::create(rb, loc, blocks.getResults());
+              });
+          KernelArgs panelArgs = a;
+          panelArgs.panel = decoded.getResult(0);
+          panelArgs.panelRow = p0;
+          Value end = arith::MinSIOp::create(
+              pb, loc, arith::AddIOp::create(pb, loc, p0, index(pb, rows)), a.len);
+          // Every tile over a block of K at a time, its sums kept between.
+          int64_t lhsRows = cast<RankedTensorType>(a.x.getType()).getDimSize(0);
+          int64_t blocks = a.k / layout.elements;
+          int64_t step = std::max<int64_t>(1, kPanelK / layout.elements);
+          Value partials = tensor::EmptyOp::create(
+              pb, loc, ArrayRef<int64_t>{lhsRows, rows, BlockDecoder::kLanes}, pb.getF32Type());
+          auto summed = scf::ForOp::create(
+              pb, loc, index(pb, 0), index(pb, blocks), index(pb, step), ValueRange{partials},
+              [&](OpBuilder &sb, Location, Value lo, ValueRange sums) {
+                panelArgs.blockLo = lo;
+                panelArgs.blockHi = arith::MinSIOp::create(
+                    sb, loc, arith::AddIOp::create(sb, loc, lo, index(sb, step)),
+                    index(sb, blocks));
+                scf::YieldOp::create(sb, loc, tiles(sb, panelArgs, p0, end, sums[0]));
+              });
+          // Then each output's kLanes sums added up, as the tiles do.
+          auto written = scf::ForOp::create(
+              pb, loc, index(pb, 0), index(pb, lhsRows), index(pb, 1), pAcc,
+              [&](OpBuilder &wb, Location, Value m, ValueRange rowAcc) {
+                auto cols = scf::ForOp::create(
+                    wb, loc, p0, end, index(wb, kCols), rowAcc,
+                    [&](OpBuilder &cb, Location, Value c0, ValueRange colAcc) {
+                      Value pad = arith::ConstantOp::create(cb, loc, cb.getF32FloatAttr(0));
+                      SmallVector<Value> sums;
+                      for (int64_t c = 0; c < kCols; ++c) {
+                        Value col = arith::AddIOp::create(
+                            cb, loc, arith::SubIOp::create(cb, loc, c0, p0), index(cb, c));
+                        sums.push_back(vector::TransferReadOp::create(
+                            cb, loc, VectorType::get({BlockDecoder::kLanes}, cb.getF32Type()),
+                            summed.getResult(0), ValueRange{m, col, index(cb, 0)}, pad,
+                            ArrayRef<bool>{true}));
+                      }
+                      scf::YieldOp::create(cb, loc,
+                                           writeSums(cb, loc, {m}, c0, sums, colAcc[0]));
+                    });
+                scf::YieldOp::create(wb, loc, cols.getResults());
+              });
+          scf::YieldOp::create(pb, loc, written.getResults());
+        });
+    return loop.getResult(0);
+  }
+
+  /// The k of the first element of vector `v` (of 2) of group `g` (32
+  /// elements) of the block at `k0`.
+  static Value groupK(OpBuilder &b, Location loc, Value k0, Value g, int64_t v) {
+    return arith::AddIOp::create(
+        b, loc, k0,
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, g, index(b, 32)),
+                              index(b, BlockDecoder::kLanes * v)));
+  }
+
+  /// `value` through `body(g, low, value)` for each group of a block, in a
+  /// loop if several: one copy of the code per loop (unrolled, a K-quant's
+  /// 8 groups took 3x the compile time); a K-quant's first 4 groups, whose
+  /// scales decode another way, a loop of their own (`low`).
+  template <typename Body>
+  static void forGroups(OpBuilder &b, Location loc, QuantEncoding encoding, Value &value,
+                        Body body) {
+    int64_t groups = BlockDecoder::groups(encoding);
+    auto run = [&](int64_t lo, int64_t hi, std::optional<bool> low) {
+      if (hi - lo == 1) {
+        value = body(b, index(b, lo), low, value);
+        return;
+      }
+      auto loop = scf::ForOp::create(
+          b, loc, index(b, lo), index(b, hi), index(b, 1), ValueRange{value},
+          [&](OpBuilder &gb, Location, Value g, ValueRange carried) {
+            scf::YieldOp::create(gb, loc, body(gb, g, low, carried[0]));
+          });
+      value = loop.getResult(0);
+    };
+    if (encoding == QuantEncoding::Q4_K || encoding == QuantEncoding::Q5_K) {
+      run(0, groups / 2, true);
+      run(groups / 2, groups, false);
+    } else {
+      run(0, groups, std::nullopt);
+    }
+  }
+
   /// `acc` (the chunk's [R, len] columns) with its rows [lo, hi) computed
-  /// in tiles of `rows` rows.
+  /// in tiles of `rows` rows, over the chunk's columns [c0, c1).
   static Value rowTiles(OpBuilder &b, Location loc, const KernelArgs &a,
-                        int64_t rows, Value lo, Value hi, Value acc) {
-    return scf::ForOp::create(
-               b, loc, lo, hi, index(b, rows), ValueRange{acc},
-               [&](OpBuilder &mb, Location, Value m0, ValueRange mAcc) {
-                 auto cols = scf::ForOp::create(
-                     mb, loc, index(mb, 0), a.len, index(mb, kCols), mAcc,
-                     [&](OpBuilder &cb, Location, Value c0, ValueRange cAcc) {
-                       scf::YieldOp::create(
-                           cb, loc, tile(cb, loc, a, rows, m0, c0, cAcc[0]));
-                     });
-                 scf::YieldOp::create(mb, loc, cols.getResults());
-               })
-        .getResult(0);
+                        int64_t rows, Value lo, Value hi, Value c0, Value c1, Value acc) {
+    // Reading a panel, the columns outer: a tile's decoded weights (a
+    // block of K of kCols rows) stay in L1 while every lhs tile reads them.
+    auto loops = [&](Value outerLo, Value outerHi, int64_t outerStep, Value innerLo,
+                     Value innerHi, int64_t innerStep, bool colsOuter) {
+      return scf::ForOp::create(
+                 b, loc, outerLo, outerHi, index(b, outerStep), ValueRange{acc},
+                 [&](OpBuilder &ob, Location, Value outer, ValueRange oAcc) {
+                   auto inner = scf::ForOp::create(
+                       ob, loc, innerLo, innerHi, index(ob, innerStep), oAcc,
+                       [&](OpBuilder &ib, Location, Value inner, ValueRange iAcc) {
+                         Value m0 = colsOuter ? inner : outer;
+                         Value col = colsOuter ? outer : inner;
+                         scf::YieldOp::create(ib, loc,
+                                              tile(ib, loc, a, rows, m0, col, iAcc[0]));
+                       });
+                   scf::YieldOp::create(ob, loc, inner.getResults());
+                 })
+          .getResult(0);
+    };
+    if (a.panel)
+      return loops(c0, c1, kCols, lo, hi, rows, /*colsOuter=*/true);
+    return loops(lo, hi, rows, c0, c1, kCols, /*colsOuter=*/false);
   }
 
   /// `acc` with its tile of `rows` rows from `m0` by kCols columns from
@@ -474,19 +646,39 @@ private:
     Value zero = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
     SmallVector<Value> inits(rows * kCols, zero);
+    // A panel's partial sums: where the previous blocks of K left them.
+    auto partial = [&](int64_t r, int64_t c) -> SmallVector<Value> {
+      Value col = arith::AddIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, c0, a.panelRow), index(b, c));
+      return {xRows[r], col, index(b, 0)};
+    };
+    Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    if (a.panel) {
+      // (The first blocks start from zero: the buffer is not cleared.)
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a.blockLo,
+                                          index(b, 0));
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < kCols; ++c)
+          inits[r * kCols + c] = arith::SelectOp::create(
+              b, loc, first, zero,
+              vector::TransferReadOp::create(b, loc, vecType, acc, partial(r, c), pad,
+                                             ArrayRef<bool>{true}));
+    }
     BlockLayout layout = getBlockLayout(a.encoding);
     int64_t groups = BlockDecoder::groups(a.encoding);
+    Value blockLo = a.panel ? a.blockLo : index(b, 0);
+    Value blockHi = a.panel ? a.blockHi : index(b, a.k / layout.elements);
     auto blocks = scf::ForOp::create(
-        b, loc, index(b, 0), index(b, a.k / layout.elements), index(b, 1), inits,
+        b, loc, blockLo, blockHi, index(b, 1), inits,
         [&](OpBuilder &kb, Location, Value block, ValueRange sums) {
           SmallVector<Value> next(sums);
           SmallVector<BlockDecoder> decoders;
-          for (Value r : wRows) {
-            decoders.emplace_back(kb, loc, a.rhs, r, a.encoding);
-            decoders.back().begin(block);
-          }
+          if (!a.panel)
+            for (Value r : wRows) {
+              decoders.emplace_back(kb, loc, a.rhs, r, a.encoding);
+              decoders.back().begin(block);
+            }
           Value k0 = arith::MulIOp::create(kb, loc, block, index(kb, layout.elements));
-          Value pad = arith::ConstantOp::create(kb, loc, kb.getF32FloatAttr(0));
           // The groups [lo, hi) of the block, in a loop if several: one copy
           // of the code per loop (unrolled, a K-quant's 8 groups took 3x
           // the compile time). `low`: whether the groups are a K-quant's
@@ -515,7 +707,19 @@ private:
               xs.push_back(pair);
             }
             for (int64_t c = 0; c < kCols; ++c) {
-              std::array<Value, 2> w = decoders[c].group(g, low);
+              std::array<Value, 2> w;
+              if (a.panel) {
+                Value row = arith::AddIOp::create(
+                    kb, loc, arith::SubIOp::create(kb, loc, c0, a.panelRow), index(kb, c));
+                for (int64_t v = 0; v < 2; ++v) {
+                  Value k = arith::AddIOp::create(kb, loc, kg, index(kb, lanes * v));
+                  w[v] = vector::TransferReadOp::create(kb, loc, vecType, a.panel,
+                                                        ValueRange{row, k}, pad,
+                                                        ArrayRef<bool>{true});
+                }
+              } else {
+                w = decoders[c].group(g, low);
+              }
               for (int64_t r = 0; r < rows; ++r)
                 for (int64_t v = 0; v < 2; ++v) {
                   Value &s = next[r * kCols + c];
@@ -536,16 +740,32 @@ private:
           }
           scf::YieldOp::create(kb, loc, next);
         });
-    for (int64_t r = 0; r < rows; ++r) {
+    if (a.panel) {
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < kCols; ++c)
+          acc = vector::TransferWriteOp::create(b, loc, blocks.getResult(r * kCols + c), acc,
+                                                partial(r, c), ArrayRef<bool>{true})
+                    .getResult();
+      return acc;
+    }
+    SmallVector<Value> sums(blocks.getResults());
+    return writeSums(b, loc, xRows, c0, sums, acc);
+  }
+
+  /// `acc` with the sums of tile rows `xRows` by columns [c0, c0 + kCols)
+  /// (kLanes each, row-major), added up, written (columns past the chunk's
+  /// end not).
+  static Value writeSums(OpBuilder &b, Location loc, ArrayRef<Value> xRows, Value c0,
+                         ArrayRef<Value> sums, Value acc) {
+    for (auto [r, xRow] : llvm::enumerate(xRows)) {
       SmallVector<Value> totals;
       for (int64_t c = 0; c < kCols; ++c)
-        totals.push_back(vector::ReductionOp::create(
-            b, loc, vector::CombiningKind::ADD, blocks.getResult(r * kCols + c),
-            arith::FastMathFlags::reassoc));
+        totals.push_back(vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                                     sums[r * kCols + c],
+                                                     arith::FastMathFlags::reassoc));
       Value row = vector::FromElementsOp::create(
-          b, loc, VectorType::get({kCols}, f32), totals);
-      acc = vector::TransferWriteOp::create(b, loc, row, acc,
-                                            ValueRange{xRows[r], c0},
+          b, loc, VectorType::get({kCols}, b.getF32Type()), totals);
+      acc = vector::TransferWriteOp::create(b, loc, row, acc, ValueRange{xRow, c0},
                                             ArrayRef<bool>{false})
                 .getResult();
     }
