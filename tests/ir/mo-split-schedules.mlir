@@ -151,3 +151,40 @@ func.func @read_between(%x: tensor<64xf32>, %c: i1) -> (tensor<64xf32>, f32, ten
   }
   return %a, %v, %r : tensor<64xf32>, f32, tensor<64xf32>
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// A reshape (a copied op) of a kernel's producer, read by the return
+// from before the kernel: it moves after the call, reading its result.
+// CHECK-LABEL: func.func @reshaped(
+// CHECK-NEXT: %[[G:.+]]:2 = call @reshaped_schedule(%arg0) : (tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>)
+// CHECK-NEXT: %[[R:.+]] = tensor.expand_shape %[[G]]#0
+// CHECK-NEXT: return %[[R]], %[[G]]#1
+// CHECK: func.func private @reshaped_schedule
+// CHECK: arith.mulf
+// CHECK: math.exp
+// BACK-LABEL: func.func @reshaped(
+// BACK: arith.mulf
+// BACK: math.exp
+// BACK: tensor.expand_shape
+// BACK-NOT: func.func private
+func.func @reshaped(%x: tensor<64xf32>) -> (tensor<8x8xf32>, tensor<64xf32>) {
+  %e = tensor.empty() : tensor<64xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  %r = tensor.expand_shape %p [[0, 1]] output_shape [8, 8] : tensor<64xf32> into tensor<8x8xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"],
+      mo.schedule = {kind = "rows", sizes = [[1]]}}
+      ins(%p : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = math.exp %in : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  return %r, %a : tensor<8x8xf32>, tensor<64xf32>
+}
