@@ -70,6 +70,31 @@ def test_dequantize_op_is_bit_exact(enc):
 
 
 @pytest.mark.parametrize("enc", ENCODINGS, ids=lambda e: e.name)
+@pytest.mark.parametrize("lead", [(), (2, 3)], ids=["vector", "rank3"])
+def test_dequantize_op_of_any_rank_is_bit_exact(enc, lead):
+    """The kernel folds leading dims into its rows (a vector is one row)."""
+    q, w = _weights(enc, 6, 512, seed=8)
+    q, w = q[: int(np.prod(lead, dtype=int))], w[: int(np.prod(lead, dtype=int))]
+    q, w = q.reshape(*lead, q.shape[-1]), w.reshape(*lead, w.shape[-1])
+    with Graph("dq", [TensorType(DType.uint8, list(q.shape), CPU_REF)]) as g:
+        g.output(ops.dequantize(enc, g.inputs[0]))
+    out = np.empty(w.shape, np.float32)
+    Executable(g.module).run([q], [], [out])
+    assert np.array_equal(out.view(np.uint32), w.view(np.uint32))
+
+
+@pytest.mark.parametrize("enc", [Q.Q4_0, Q.Q6_K], ids=lambda e: e.name)
+def test_dequantize_op_of_symbolic_rows(enc, threads):
+    """One compile for every row count (the rows split across threads)."""
+    q, w = _weights(enc, 37, 256, seed=9)
+    run = compilation.compile(lambda wq: F.dequantize(enc, wq))(
+        TensorLayout(DType.uint8, ["rows", q.shape[1]], CPU()))
+    for rows in (37, 1, 5):
+        got = run(q[:rows]).to_numpy()
+        assert np.array_equal(got.view(np.uint32), w[:rows].view(np.uint32))
+
+
+@pytest.mark.parametrize("enc", ENCODINGS, ids=lambda e: e.name)
 def test_qmatmul_and_dequantize_of_one_weight(enc):
     """MAX returned garbage for this combination; mo must not."""
     q, w = _weights(enc, 33, 256, seed=4)

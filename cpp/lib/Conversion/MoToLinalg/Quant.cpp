@@ -1,10 +1,10 @@
 //===- Quant.cpp - GGUF-quantized mo ops to linalg ------------------------===//
 //
-// Dequantization reads the packed bytes with tensor.extract, op for op as
+// Dequantization decodes each block of a row as vectors, op for op as
 // ggml's dequantize_row_* (bit-exact). qmatmul is a vectorized kernel that
-// decodes each block of a weight row into registers, op for op the same,
-// and multiplies it there: the float32 weight matrix never exists (with
-// many lhs rows, a panel of it at a time, in cache).
+// decodes each block of a weight row into registers, the same way, and
+// multiplies it there: the float32 weight matrix never exists (with many
+// lhs rows, a panel of it at a time, in cache).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,11 +24,11 @@ using namespace mlir::mo;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// GGUF dequantization of one element, op for op as ggml's dequantize_row_*
+// GGUF dequantization, op for op as ggml's dequantize_row_*
 //===----------------------------------------------------------------------===//
 
 /// The bytes of one row of a quantized tensor (i8 elements): the scalar
-/// arithmetic both dequantizers build on.
+/// arithmetic of a block's scales.
 class RowReader {
 public:
   /// `rows` is the quantized tensor, `row` its leading indices.
@@ -111,85 +111,10 @@ protected:
   SmallVector<Value> row;
 };
 
-class Dequantizer : public RowReader {
-public:
-  Dequantizer(OpBuilder &b, Location loc, Value rows, ValueRange row,
-              QuantEncoding encoding)
-      : RowReader(b, loc, rows, row), encoding(encoding) {}
-
-  /// The f32 value of element `k` of the row.
-  Value at(Value k) {
-    BlockLayout layout = getBlockLayout(encoding);
-    Value block = arith::DivUIOp::create(b, loc, k, idx(layout.elements));
-    Value j = arith::RemUIOp::create(b, loc, k, idx(layout.elements));
-    Value base = arith::MulIOp::create(b, loc, block, idx(layout.bytes));
-    switch (encoding) {
-    case QuantEncoding::Q4_0:
-      return q4_0(base, j);
-    case QuantEncoding::Q4_K:
-    case QuantEncoding::Q5_K:
-      return k4k5(base, j);
-    case QuantEncoding::Q6_K:
-      return q6_k(base, j);
-    }
-    llvm_unreachable("unknown encoding");
-  }
-
-private:
-  // 32 values: f16 d, then 16 bytes of nibbles (low: 0..15, high: 16..31).
-  Value q4_0(Value base, Value j) {
-    Value d = half(base);
-    Value qb = byte(add(add(base, idx(2)), remu(j, 16)));
-    Value q = band(shr(qb, toI32(mul(divu(j, 16), idx(4)))), 15);
-    Value centered = arith::SubIOp::create(b, loc, q, i32(8));
-    return fmul(toF32(centered, true), d);
-  }
-
-  // Q4_K / Q5_K: f16 d, f16 dmin, 12 bytes of 6-bit scales and mins for the
-  // 8 sub-blocks, [Q5_K: 32 bytes of high bits], 128 bytes of nibbles.
-  Value k4k5(Value base, Value j) {
-    bool five = encoding == QuantEncoding::Q5_K;
-    Value d = half(base), dmin = half(add(base, idx(2)));
-    Value chunk = divu(j, 64), upper = divu(remu(j, 64), 32), l = remu(j, 32);
-    Value qs = add(base, idx(five ? 48 : 16));
-    Value qb = byte(add(add(qs, mul(chunk, idx(32))), l));
-    Value q = band(shr(qb, toI32(mul(upper, idx(4)))), 15);
-    if (five) {
-      Value qh = byte(add(add(base, idx(16)), l));
-      Value shift = toI32(add(mul(chunk, idx(2)), upper));
-      Value bit = band(shr(qh, shift), 1);
-      q = add(q, shl(bit, i32(4)));
-    }
-    auto [d1, m1] = scaleMinK4(base, d, dmin, add(mul(chunk, idx(2)), upper));
-    return arith::SubFOp::create(b, loc, fmul(d1, toF32(q, false)), m1);
-  }
-
-  // 256 values: 128 bytes of low nibbles, 64 bytes of 2-bit highs, 16 int8
-  // scales, f16 d.
-  Value q6_k(Value base, Value j) {
-    Value half128 = divu(j, 128), t = remu(j, 128);
-    Value g = divu(t, 32), l = remu(t, 32);
-    Value ql = byte(add(add(base, mul(half128, idx(64))),
-                        add(l, mul(remu(g, 2), idx(32)))));
-    Value nib = band(shr(ql, toI32(mul(divu(g, 2), idx(4)))), 15);
-    Value qh = byte(add(add(base, idx(128)), add(mul(half128, idx(32)), l)));
-    Value hbits = band(shr(qh, toI32(mul(g, idx(2)))), 3);
-    Value q = arith::SubIOp::create(
-        b, loc, arith::OrIOp::create(b, loc, nib, shl(hbits, i32(4))), i32(32));
-    Value scOffset = add(add(base, idx(192)),
-                         add(mul(half128, idx(8)), add(divu(l, 16), mul(g, idx(2)))));
-    Value sc = arith::ExtSIOp::create(b, loc, b.getI32Type(), rawByte(scOffset));
-    Value d = half(add(base, idx(208)));
-    return fmul(fmul(d, toF32(sc, true)), toF32(q, true));
-  }
-
-  QuantEncoding encoding;
-};
-
-/// One block of a row as vectors of kLanes f32, op for op as Dequantizer
-/// (the same bits): `begin` reads a block's scalars once, `group` decodes
-/// its elements [32 g, 32 g + 32) as two vectors from 16 contiguous bytes
-/// each.
+/// One block of a row as vectors of kLanes f32, op for op as ggml's
+/// dequantize_row_* (the same bits): `begin` reads a block's scalars once,
+/// `group` decodes its elements [32 g, 32 g + 32) as two vectors from 16
+/// contiguous bytes each.
 class BlockDecoder : public RowReader {
 public:
   static constexpr int64_t kLanes = 16;
@@ -307,10 +232,54 @@ private:
   Value d1, m1;
 };
 
-struct DequantizeToGeneric : OpConversionPattern<DequantizeOp> {
+Value constIndex(OpBuilder &b, int64_t v) {
+  return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), v);
+}
+
+/// The k of the first element of vector `v` (of 2) of group `g` (32
+/// elements) of the block at `k0`.
+Value groupK(OpBuilder &b, Location loc, Value k0, Value g, int64_t v) {
+  return arith::AddIOp::create(
+      b, loc, k0,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, g, constIndex(b, 32)),
+                            constIndex(b, BlockDecoder::kLanes * v)));
+}
+
+/// `value` through `body(g, low, value)` for each group of a block, in a
+/// loop if several: one copy of the code per loop (unrolled, a K-quant's
+/// 8 groups took 3x the compile time); a K-quant's first 4 groups, whose
+/// scales decode another way, a loop of their own (`low`).
+template <typename Body>
+void forGroups(OpBuilder &b, Location loc, QuantEncoding encoding, Value &value,
+                      Body body) {
+  int64_t groups = BlockDecoder::groups(encoding);
+  auto run = [&](int64_t lo, int64_t hi, std::optional<bool> low) {
+    if (hi - lo == 1) {
+      value = body(b, constIndex(b, lo), low, value);
+      return;
+    }
+    auto loop = scf::ForOp::create(
+        b, loc, constIndex(b, lo), constIndex(b, hi), constIndex(b, 1), ValueRange{value},
+        [&](OpBuilder &gb, Location, Value g, ValueRange carried) {
+          scf::YieldOp::create(gb, loc, body(gb, g, low, carried[0]));
+        });
+    value = loop.getResult(0);
+  };
+  if (encoding == QuantEncoding::Q4_K || encoding == QuantEncoding::Q5_K) {
+    run(0, groups / 2, true);
+    run(groups / 2, groups, false);
+  } else {
+    run(0, groups, std::nullopt);
+  }
+}
+
+/// Every row of the f32 result decoded a block at a time as vectors of
+/// BlockDecoder (the bits of ggml's dequantize_row_*), the rows split across
+/// the threads. (Element by element, from bytes read one at a time, a 4096
+/// x 4096 weight took 35-55 ms.)
+struct DequantizeToKernel : OpConversionPattern<DequantizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
-  /// Every element of the f32 result dequantized from its row and index.
   LogicalResult
   matchAndRewrite(DequantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &b) const override {
@@ -324,22 +293,71 @@ struct DequantizeToGeneric : OpConversionPattern<DequantizeOp> {
     FailureOr<Value> init = emptyTensor(b, loc, op, type, hints);
     if (failed(init))
       return failure();
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{init->getType()}, ValueRange{}, ValueRange{*init},
-        {b.getMultiDimIdentityMap(rank)},
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &nb, Location l, ValueRange) {
-          SmallVector<Value> indices;
-          for (int64_t i = 0; i < rank; ++i)
-            indices.push_back(linalg::IndexOp::create(nb, l, i));
-          Dequantizer dq(nb, l, rows, ArrayRef(indices).drop_back(),
-                         op.getEncoding());
-          linalg::YieldOp::create(nb, l, dq.at(indices.back()));
-        });
-    b.replaceOp(op, generic.getResults());
+    // As rows [N, bytes] -> [N, K]: leading dims folded, a vector given one.
+    auto resultType = cast<RankedTensorType>(init->getType());
+    int64_t k = resultType.getShape().back();
+    Value in = rows, out = *init;
+    SmallVector<ReassociationIndices> groups;
+    if (rank == 1) {
+      groups.push_back({0, 1});
+      auto asRow = [&](Value v) {
+        auto t = cast<RankedTensorType>(v.getType());
+        return tensor::ExpandShapeOp::create(
+            b, loc, RankedTensorType::get({1, t.getDimSize(0)}, t.getElementType()), v,
+            groups);
+      };
+      in = asRow(in);
+      out = asRow(out);
+    } else if (rank > 2) {
+      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank - 1)));
+      groups.push_back({rank - 1});
+      in = tensor::CollapseShapeOp::create(b, loc, in, groups);
+      out = tensor::CollapseShapeOp::create(b, loc, out, groups);
+    }
+    BlockLayout layout = getBlockLayout(op.getEncoding());
+    Value n = tensor::DimOp::create(b, loc, in, 0);
+    auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{n}, ValueRange{out},
+                                        std::nullopt);
+    {
+      OpBuilder fb(forall.getTerminator());
+      Value row = forall.getInductionVar(0);
+      SmallVector<OpFoldResult> offsets{row, fb.getIndexAttr(0)},
+          sizes{fb.getIndexAttr(1), fb.getIndexAttr(k)}, strides(2, fb.getIndexAttr(1));
+      Value shared = forall.getRegionIterArgs()[0];
+      Value slice = tensor::ExtractSliceOp::create(fb, loc, shared, offsets, sizes, strides);
+      auto blocks = scf::ForOp::create(
+          fb, loc, constIndex(fb, 0), constIndex(fb, k / layout.elements), constIndex(fb, 1),
+          ValueRange{slice}, [&](OpBuilder &kb, Location, Value block, ValueRange carried) {
+            BlockDecoder decoder(kb, loc, in, row, op.getEncoding());
+            decoder.begin(block);
+            Value k0 = arith::MulIOp::create(kb, loc, block, constIndex(kb, layout.elements));
+            Value written = carried[0];
+            forGroups(kb, loc, op.getEncoding(), written,
+                      [&](OpBuilder &gb, Value g, std::optional<bool> low, Value w) {
+                        std::array<Value, 2> vectors = decoder.group(g, low);
+                        for (int64_t v = 0; v < 2; ++v)
+                          w = vector::TransferWriteOp::create(
+                                  gb, loc, vectors[v], w,
+                                  ValueRange{constIndex(gb, 0), groupK(gb, loc, k0, g, v)},
+                                  ArrayRef<bool>{true})
+                                  .getResult();
+                        return w;
+                      });
+            scf::YieldOp::create(kb, loc, written);
+          });
+      fb.setInsertionPointToStart(forall.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(fb, loc, blocks.getResult(0), shared, offsets, sizes,
+                                            strides);
+    }
+    Value result = forall.getResult(0);
+    if (rank == 1)
+      result = tensor::CollapseShapeOp::create(b, loc, result, groups);
+    else if (rank > 2)
+      result = expandTo(b, loc, resultType, result, groups,
+                        tensor::getMixedSizes(b, loc, *init));
+    b.replaceOp(op, result);
     return success();
   }
-
 };
 
 /// `lhs @ dequantize(rhs).T` as one kernel that never writes the
@@ -399,28 +417,28 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
     }
     Value rowsR = tensor::DimOp::create(b, loc, x, 0);
     Value n = tensor::DimOp::create(b, loc, rhs, 0);
-    Value chunks = arith::CeilDivUIOp::create(b, loc, n, index(b, kChunk));
+    Value chunks = arith::CeilDivUIOp::create(b, loc, n, constIndex(b, kChunk));
     auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{chunks},
                                         ValueRange{out}, std::nullopt);
     {
       OpBuilder fb(forall.getTerminator());
       Value n0 = arith::MulIOp::create(fb, loc, forall.getInductionVar(0),
-                                       index(fb, kChunk));
+                                       constIndex(fb, kChunk));
       Value len = arith::MinSIOp::create(
-          fb, loc, arith::SubIOp::create(fb, loc, n, n0), index(fb, kChunk));
+          fb, loc, arith::SubIOp::create(fb, loc, n, n0), constIndex(fb, kChunk));
       SmallVector<OpFoldResult> offsets{fb.getIndexAttr(0), n0},
           sizes{rowsR, len}, strides(2, fb.getIndexAttr(1));
       Value shared = forall.getRegionIterArgs()[0];
       Value slice = tensor::ExtractSliceOp::create(fb, loc, shared, offsets,
                                                    sizes, strides);
       Value whole = arith::SubIOp::create(
-          fb, loc, rowsR, arith::RemUIOp::create(fb, loc, rowsR, index(fb, kRows)));
+          fb, loc, rowsR, arith::RemUIOp::create(fb, loc, rowsR, constIndex(fb, kRows)));
       KernelArgs args{x, rhs, encoding, kSize, n, n0, len};
       // Only the loops a static row count runs (each tile is much code).
       int64_t r = cast<RankedTensorType>(x.getType()).getDimSize(0);
       auto allRows = [&](OpBuilder &rb, const KernelArgs &a, Value lo, Value hi, Value acc) {
         if (ShapedType::isDynamic(r) || r >= kRows)
-          acc = rowTiles(rb, loc, a, kRows, index(rb, 0), whole, lo, hi, acc);
+          acc = rowTiles(rb, loc, a, kRows, constIndex(rb, 0), whole, lo, hi, acc);
         if (ShapedType::isDynamic(r) || r % kRows)
           acc = rowTiles(rb, loc, a, 1, whole, rowsR, lo, hi, acc);
         return acc;
@@ -428,7 +446,7 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
       if (!ShapedType::isDynamic(r) && r >= panelRows(encoding))
         slice = panels(fb, loc, args, allRows, slice);
       else
-        slice = allRows(fb, args, index(fb, 0), len, slice);
+        slice = allRows(fb, args, constIndex(fb, 0), len, slice);
       fb.setInsertionPointToStart(forall.getTerminator().getBody());
       tensor::ParallelInsertSliceOp::create(fb, loc, slice, shared, offsets,
                                             sizes, strides);
@@ -452,10 +470,6 @@ private:
     return encoding == QuantEncoding::Q4_0 ? 64 : 8;
   }
 
-  static Value index(OpBuilder &b, int64_t v) {
-    return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), v);
-  }
-
   struct KernelArgs {
     Value x, rhs;
     QuantEncoding encoding;
@@ -477,27 +491,27 @@ private:
                       Value acc) {
     int64_t rows = std::clamp<int64_t>(kPanelBytes / (4 * a.k) / kCols * kCols, kCols, kChunk);
     BlockLayout layout = getBlockLayout(a.encoding);
-    Value lastRow = arith::SubIOp::create(b, loc, a.n, index(b, 1));
+    Value lastRow = arith::SubIOp::create(b, loc, a.n, constIndex(b, 1));
     auto loop = scf::ForOp::create(
-        b, loc, index(b, 0), a.len, index(b, rows), ValueRange{acc},
+        b, loc, constIndex(b, 0), a.len, constIndex(b, rows), ValueRange{acc},
         [&](OpBuilder &pb, Location, Value p0, ValueRange pAcc) {
           Value empty = tensor::EmptyOp::create(pb, loc, ArrayRef<int64_t>{rows, a.k},
                                                 pb.getF32Type());
           // Weight rows past the last decode the last (never written out).
           auto decoded = scf::ForOp::create(
-              pb, loc, index(pb, 0), index(pb, rows), index(pb, 1), ValueRange{empty},
+              pb, loc, constIndex(pb, 0), constIndex(pb, rows), constIndex(pb, 1), ValueRange{empty},
               [&](OpBuilder &rb, Location, Value r, ValueRange panel) {
                 Value row = arith::MinSIOp::create(
                     rb, loc,
                     arith::AddIOp::create(rb, loc, arith::AddIOp::create(rb, loc, a.n0, p0), r),
                     lastRow);
                 auto blocks = scf::ForOp::create(
-                    rb, loc, index(rb, 0), index(rb, a.k / layout.elements), index(rb, 1),
+                    rb, loc, constIndex(rb, 0), constIndex(rb, a.k / layout.elements), constIndex(rb, 1),
                     panel, [&](OpBuilder &kb, Location, Value block, ValueRange out) {
                       BlockDecoder decoder(kb, loc, a.rhs, row, a.encoding);
                       decoder.begin(block);
                       Value k0 = arith::MulIOp::create(kb, loc, block,
-                                                       index(kb, layout.elements));
+                                                       constIndex(kb, layout.elements));
                       Value written = out[0];
                       forGroups(kb, loc, a.encoding, written,
                                 [&](OpBuilder &gb, Value g, std::optional<bool> low, Value w) {
@@ -518,7 +532,7 @@ private:
           panelArgs.panel = decoded.getResult(0);
           panelArgs.panelRow = p0;
           Value end = arith::MinSIOp::create(
-              pb, loc, arith::AddIOp::create(pb, loc, p0, index(pb, rows)), a.len);
+              pb, loc, arith::AddIOp::create(pb, loc, p0, constIndex(pb, rows)), a.len);
           // Every tile over a block of K at a time, its sums kept between.
           int64_t lhsRows = cast<RankedTensorType>(a.x.getType()).getDimSize(0);
           int64_t blocks = a.k / layout.elements;
@@ -526,29 +540,29 @@ private:
           Value partials = tensor::EmptyOp::create(
               pb, loc, ArrayRef<int64_t>{lhsRows, rows, BlockDecoder::kLanes}, pb.getF32Type());
           auto summed = scf::ForOp::create(
-              pb, loc, index(pb, 0), index(pb, blocks), index(pb, step), ValueRange{partials},
+              pb, loc, constIndex(pb, 0), constIndex(pb, blocks), constIndex(pb, step), ValueRange{partials},
               [&](OpBuilder &sb, Location, Value lo, ValueRange sums) {
                 panelArgs.blockLo = lo;
                 panelArgs.blockHi = arith::MinSIOp::create(
-                    sb, loc, arith::AddIOp::create(sb, loc, lo, index(sb, step)),
-                    index(sb, blocks));
+                    sb, loc, arith::AddIOp::create(sb, loc, lo, constIndex(sb, step)),
+                    constIndex(sb, blocks));
                 scf::YieldOp::create(sb, loc, tiles(sb, panelArgs, p0, end, sums[0]));
               });
           // Then each output's kLanes sums added up, as the tiles do.
           auto written = scf::ForOp::create(
-              pb, loc, index(pb, 0), index(pb, lhsRows), index(pb, 1), pAcc,
+              pb, loc, constIndex(pb, 0), constIndex(pb, lhsRows), constIndex(pb, 1), pAcc,
               [&](OpBuilder &wb, Location, Value m, ValueRange rowAcc) {
                 auto cols = scf::ForOp::create(
-                    wb, loc, p0, end, index(wb, kCols), rowAcc,
+                    wb, loc, p0, end, constIndex(wb, kCols), rowAcc,
                     [&](OpBuilder &cb, Location, Value c0, ValueRange colAcc) {
                       Value pad = arith::ConstantOp::create(cb, loc, cb.getF32FloatAttr(0));
                       SmallVector<Value> sums;
                       for (int64_t c = 0; c < kCols; ++c) {
                         Value col = arith::AddIOp::create(
-                            cb, loc, arith::SubIOp::create(cb, loc, c0, p0), index(cb, c));
+                            cb, loc, arith::SubIOp::create(cb, loc, c0, p0), constIndex(cb, c));
                         sums.push_back(vector::TransferReadOp::create(
                             cb, loc, VectorType::get({BlockDecoder::kLanes}, cb.getF32Type()),
-                            summed.getResult(0), ValueRange{m, col, index(cb, 0)}, pad,
+                            summed.getResult(0), ValueRange{m, col, constIndex(cb, 0)}, pad,
                             ArrayRef<bool>{true}));
                       }
                       scf::YieldOp::create(cb, loc,
@@ -561,43 +575,6 @@ private:
     return loop.getResult(0);
   }
 
-  /// The k of the first element of vector `v` (of 2) of group `g` (32
-  /// elements) of the block at `k0`.
-  static Value groupK(OpBuilder &b, Location loc, Value k0, Value g, int64_t v) {
-    return arith::AddIOp::create(
-        b, loc, k0,
-        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, g, index(b, 32)),
-                              index(b, BlockDecoder::kLanes * v)));
-  }
-
-  /// `value` through `body(g, low, value)` for each group of a block, in a
-  /// loop if several: one copy of the code per loop (unrolled, a K-quant's
-  /// 8 groups took 3x the compile time); a K-quant's first 4 groups, whose
-  /// scales decode another way, a loop of their own (`low`).
-  template <typename Body>
-  static void forGroups(OpBuilder &b, Location loc, QuantEncoding encoding, Value &value,
-                        Body body) {
-    int64_t groups = BlockDecoder::groups(encoding);
-    auto run = [&](int64_t lo, int64_t hi, std::optional<bool> low) {
-      if (hi - lo == 1) {
-        value = body(b, index(b, lo), low, value);
-        return;
-      }
-      auto loop = scf::ForOp::create(
-          b, loc, index(b, lo), index(b, hi), index(b, 1), ValueRange{value},
-          [&](OpBuilder &gb, Location, Value g, ValueRange carried) {
-            scf::YieldOp::create(gb, loc, body(gb, g, low, carried[0]));
-          });
-      value = loop.getResult(0);
-    };
-    if (encoding == QuantEncoding::Q4_K || encoding == QuantEncoding::Q5_K) {
-      run(0, groups / 2, true);
-      run(groups / 2, groups, false);
-    } else {
-      run(0, groups, std::nullopt);
-    }
-  }
-
   /// `acc` (the chunk's [R, len] columns) with its rows [lo, hi) computed
   /// in tiles of `rows` rows, over the chunk's columns [c0, c1).
   static Value rowTiles(OpBuilder &b, Location loc, const KernelArgs &a,
@@ -607,10 +584,10 @@ private:
     auto loops = [&](Value outerLo, Value outerHi, int64_t outerStep, Value innerLo,
                      Value innerHi, int64_t innerStep, bool colsOuter) {
       return scf::ForOp::create(
-                 b, loc, outerLo, outerHi, index(b, outerStep), ValueRange{acc},
+                 b, loc, outerLo, outerHi, constIndex(b, outerStep), ValueRange{acc},
                  [&](OpBuilder &ob, Location, Value outer, ValueRange oAcc) {
                    auto inner = scf::ForOp::create(
-                       ob, loc, innerLo, innerHi, index(ob, innerStep), oAcc,
+                       ob, loc, innerLo, innerHi, constIndex(ob, innerStep), oAcc,
                        [&](OpBuilder &ib, Location, Value inner, ValueRange iAcc) {
                          Value m0 = colsOuter ? inner : outer;
                          Value col = colsOuter ? outer : inner;
@@ -634,29 +611,29 @@ private:
     Type f32 = b.getF32Type();
     auto vecType = VectorType::get({lanes}, f32);
     // Weight rows past the last read the last (their sums are not written).
-    Value lastRow = arith::SubIOp::create(b, loc, a.n, index(b, 1));
+    Value lastRow = arith::SubIOp::create(b, loc, a.n, constIndex(b, 1));
     SmallVector<Value> wRows, xRows;
     for (int64_t c = 0; c < kCols; ++c) {
       Value r = arith::AddIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, a.n0, c0), index(b, c));
+          b, loc, arith::AddIOp::create(b, loc, a.n0, c0), constIndex(b, c));
       wRows.push_back(arith::MinSIOp::create(b, loc, r, lastRow));
     }
     for (int64_t r = 0; r < rows; ++r)
-      xRows.push_back(arith::AddIOp::create(b, loc, m0, index(b, r)));
+      xRows.push_back(arith::AddIOp::create(b, loc, m0, constIndex(b, r)));
     Value zero = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
     SmallVector<Value> inits(rows * kCols, zero);
     // A panel's partial sums: where the previous blocks of K left them.
     auto partial = [&](int64_t r, int64_t c) -> SmallVector<Value> {
       Value col = arith::AddIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, c0, a.panelRow), index(b, c));
-      return {xRows[r], col, index(b, 0)};
+          b, loc, arith::SubIOp::create(b, loc, c0, a.panelRow), constIndex(b, c));
+      return {xRows[r], col, constIndex(b, 0)};
     };
     Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     if (a.panel) {
       // (The first blocks start from zero: the buffer is not cleared.)
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a.blockLo,
-                                          index(b, 0));
+                                          constIndex(b, 0));
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < kCols; ++c)
           inits[r * kCols + c] = arith::SelectOp::create(
@@ -666,10 +643,10 @@ private:
     }
     BlockLayout layout = getBlockLayout(a.encoding);
     int64_t groups = BlockDecoder::groups(a.encoding);
-    Value blockLo = a.panel ? a.blockLo : index(b, 0);
-    Value blockHi = a.panel ? a.blockHi : index(b, a.k / layout.elements);
+    Value blockLo = a.panel ? a.blockLo : constIndex(b, 0);
+    Value blockHi = a.panel ? a.blockHi : constIndex(b, a.k / layout.elements);
     auto blocks = scf::ForOp::create(
-        b, loc, blockLo, blockHi, index(b, 1), inits,
+        b, loc, blockLo, blockHi, constIndex(b, 1), inits,
         [&](OpBuilder &kb, Location, Value block, ValueRange sums) {
           SmallVector<Value> next(sums);
           SmallVector<BlockDecoder> decoders;
@@ -678,29 +655,29 @@ private:
               decoders.emplace_back(kb, loc, a.rhs, r, a.encoding);
               decoders.back().begin(block);
             }
-          Value k0 = arith::MulIOp::create(kb, loc, block, index(kb, layout.elements));
+          Value k0 = arith::MulIOp::create(kb, loc, block, constIndex(kb, layout.elements));
           // The groups [lo, hi) of the block, in a loop if several: one copy
           // of the code per loop (unrolled, a K-quant's 8 groups took 3x
           // the compile time). `low`: whether the groups are a K-quant's
           // first 4, whose scales decode another way, if known.
           auto groupsOf = [&](int64_t lo, int64_t hi, std::optional<bool> low) {
-            Value g = index(kb, lo);
+            Value g = constIndex(kb, lo);
             scf::ForOp loop;
             if (hi - lo > 1) {
-              loop = scf::ForOp::create(kb, loc, g, index(kb, hi), index(kb, 1), next);
+              loop = scf::ForOp::create(kb, loc, g, constIndex(kb, hi), constIndex(kb, 1), next);
               kb.setInsertionPointToStart(loop.getBody());
               g = loop.getInductionVar();
               next.assign(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
             }
             Value kg = arith::AddIOp::create(
-                kb, loc, k0, arith::MulIOp::create(kb, loc, g, index(kb, 32)));
+                kb, loc, k0, arith::MulIOp::create(kb, loc, g, constIndex(kb, 32)));
             // The tile's lhs vectors first, then each weight row's decoded
             // and multiplied by all of them.
             SmallVector<std::array<Value, 2>> xs;
             for (Value xr : xRows) {
               std::array<Value, 2> pair;
               for (int64_t v = 0; v < 2; ++v) {
-                Value k = arith::AddIOp::create(kb, loc, kg, index(kb, lanes * v));
+                Value k = arith::AddIOp::create(kb, loc, kg, constIndex(kb, lanes * v));
                 pair[v] = vector::TransferReadOp::create(
                     kb, loc, vecType, a.x, ValueRange{xr, k}, pad, ArrayRef<bool>{true});
               }
@@ -710,9 +687,9 @@ private:
               std::array<Value, 2> w;
               if (a.panel) {
                 Value row = arith::AddIOp::create(
-                    kb, loc, arith::SubIOp::create(kb, loc, c0, a.panelRow), index(kb, c));
+                    kb, loc, arith::SubIOp::create(kb, loc, c0, a.panelRow), constIndex(kb, c));
                 for (int64_t v = 0; v < 2; ++v) {
-                  Value k = arith::AddIOp::create(kb, loc, kg, index(kb, lanes * v));
+                  Value k = arith::AddIOp::create(kb, loc, kg, constIndex(kb, lanes * v));
                   w[v] = vector::TransferReadOp::create(kb, loc, vecType, a.panel,
                                                         ValueRange{row, k}, pad,
                                                         ArrayRef<bool>{true});
@@ -776,6 +753,6 @@ private:
 
 void mo::populateMoQuantToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<DequantizeToGeneric, QMatmulToKernel>(converter,
+  patterns.add<DequantizeToKernel, QMatmulToKernel>(converter,
                                                     patterns.getContext());
 }
