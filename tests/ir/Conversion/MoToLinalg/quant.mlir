@@ -1,7 +1,8 @@
-// Quantized ops lower to ops that read the packed bytes directly: dequantize
-// to a linalg.generic of tensor.extracts; qmatmul to a kernel that decodes
-// each weight block into vectors and multiplies them in registers, never
-// building a float32 weight, not even a tile of it.
+// Quantized ops lower to kernels that read the packed bytes directly:
+// dequantize decodes each row's blocks into vectors and writes them;
+// qmatmul decodes each weight block into vectors and multiplies them in
+// registers, never building the float32 weight (with many lhs rows, a panel
+// of it at a time, in cache).
 // RUN: mo-opt %s --split-input-file --mo-lower-to-linalg --canonicalize --cse | FileCheck %s
 
 // Weight rows in chunks of 64 across the threads; lhs rows in tiles of 4,
@@ -57,12 +58,52 @@ mo.graph @qmm_batched(%x: !mo.tensor<[2, 3, 256], f32>, %w: !mo.tensor<[70, 210]
 
 // -----
 
-// Q6_K reads its int8 scales sign-extended.
+// Q6_K reads its int8 scales sign-extended. Each row a parallel iteration,
+// its block's 8 groups of 32 a loop, each group written as 2 vectors.
 // CHECK-LABEL: func.func @dq6(
-// CHECK: linalg.generic
-// CHECK-SAME: iterator_types = ["parallel", "parallel"]
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%{{.+}}) in (2) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<2x256xf32>)
+// CHECK: scf.for %{{.+}} = %c0 to %c8 step %c1 iter_args(%{{.+}}) -> (tensor<1x256xf32>)
 // CHECK: arith.extsi %{{.+}} : i8 to i32
+// CHECK: vector.transfer_write %{{.+}} {in_bounds = [true]} : vector<16xf32>, tensor<1x256xf32>
+// CHECK: vector.transfer_write %{{.+}} {in_bounds = [true]} : vector<16xf32>, tensor<1x256xf32>
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %[[OUT]]
+// CHECK-NOT: linalg.generic
 mo.graph @dq6(%q: !mo.tensor<[2, 210], ui8>) -> !mo.tensor<[2, 256], f32> {
   %w = mo.dequantize q6_k %q : !mo.tensor<[2, 210], ui8> -> !mo.tensor<[2, 256], f32>
   mo.output %w : !mo.tensor<[2, 256], f32>
+}
+
+// -----
+
+// 9 lhs rows of a K-quant: each chunk's weight rows decoded a panel of 32
+// at a time (256 KiB / K: 2048 x 4 bytes), then every tile over a block of
+// 1024 of K (4 blocks of 256) at a time, the columns outer, its sums kept
+// in a [rows, panel rows, 16] buffer between blocks, and added up at the
+// end. No 4-row decode tile.
+// CHECK-LABEL: func.func @qmm_panels(
+// CHECK: scf.forall (%{{.+}}) in (2)
+// CHECK: %[[CHUNK:.+]] = tensor.extract_slice
+// CHECK: scf.for %[[P0:.+]] = %c0 to %{{.+}} step %c32 iter_args(%{{.+}} = %[[CHUNK]])
+// CHECK: tensor.empty() : tensor<32x2048xf32>
+// CHECK: vector.transfer_write %{{.+}} : vector<16xf32>, tensor<32x2048xf32>
+// CHECK: tensor.empty() : tensor<9x32x16xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c8 step %c4 iter_args(%{{.+}}) -> (tensor<9x32x16xf32>)
+// CHECK: scf.for %{{.+}} = %[[P0]] to %{{.+}} step %c4
+// CHECK: scf.for %{{.+}} = %c0 to %c8 step %c4
+// CHECK: vector.transfer_read %{{.+}} : tensor<9x32x16xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %{{.+}} : tensor<32x2048xf32>, vector<16xf32>
+// CHECK: vector.fma
+// CHECK: vector.transfer_write %{{.+}} : vector<16xf32>, tensor<9x32x16xf32>
+// The rows past the last tile of 4 (the 9th), one at a time: 4 sums; then
+// every row's sums added up.
+// CHECK: scf.for %{{.+}} = %[[P0]] to %{{.+}} step %c4
+// CHECK: scf.for {{.+}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK: scf.for %{{.+}} = %c0 to %c9 step %c1
+// CHECK: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: vector.transfer_write %{{.+}} : vector<4xf32>, tensor<9x?xf32>
+// CHECK: tensor.parallel_insert_slice
+mo.graph @qmm_panels(%x: !mo.tensor<[9, 2048], f32>, %w: !mo.tensor<[70, 1152], ui8>) -> !mo.tensor<[9, 70], f32> {
+  %y = mo.qmatmul q4_k(%x, %w) : (!mo.tensor<[9, 2048], f32>, !mo.tensor<[70, 1152], ui8>) -> !mo.tensor<[9, 70], f32>
+  mo.output %y : !mo.tensor<[9, 70], f32>
 }
