@@ -135,6 +135,21 @@ def test_qmatmul_panels_sum_as_tiles_do(enc, m, threads):
 
 
 @pytest.mark.parametrize("enc", ENCODINGS, ids=lambda e: e.name)
+def test_qmatmul_symbolic_rows_take_panels_at_run_time(enc):
+    """A run-time row count chooses panels or per-tile decoding as it runs
+    (from 8 rows, 64 for Q4_0): one compile, the same bits either way."""
+    q, _ = _weights(enc, 70, 2048, seed=10)
+    run = compilation.compile(lambda x, wq: F.qmatmul(enc, x, wq))(
+        TensorLayout(DType.float32, ["m", 2048], CPU()),
+        TensorLayout(DType.uint8, list(q.shape), CPU()))
+    x = np.random.default_rng(11).standard_normal((66, 2048)).astype(np.float32)
+    alone = np.concatenate([run(x[i:i + 1], q).to_numpy() for i in range(66)])
+    for m in (3, 9, 66):
+        got = run(x[:m], q).to_numpy()
+        assert np.array_equal(got.view(np.uint32), alone[:m].view(np.uint32)), m
+
+
+@pytest.mark.parametrize("enc", ENCODINGS, ids=lambda e: e.name)
 def test_qmatmul_without_schedules(enc, failing_schedules):
     """qmatmul compiled by the pipeline without schedules (the fallback when
     one fails), where mo-lower-vectors does not run on its vector kernels,

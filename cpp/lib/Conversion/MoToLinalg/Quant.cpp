@@ -443,10 +443,32 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
           acc = rowTiles(rb, loc, a, 1, whole, rowsR, lo, hi, acc);
         return acc;
       };
-      if (!ShapedType::isDynamic(r) && r >= panelRows(encoding))
-        slice = panels(fb, loc, args, allRows, slice);
-      else
+      // Reading a panel, 4-row tiles only, the last padded (its rows past
+      // the end read the last and sum into rows of the buffer never read).
+      auto panelRowTiles = [&](OpBuilder &rb, const KernelArgs &a, Value lo, Value hi,
+                               Value acc) {
+        return rowTiles(rb, loc, a, kRows, constIndex(rb, 0), rowsR, lo, hi, acc);
+      };
+      if (!ShapedType::isDynamic(r) && r >= panelRows(encoding)) {
+        slice = panels(fb, loc, args, rowsR, panelRowTiles, slice);
+      } else if (ShapedType::isDynamic(r)) {
+        // A run-time row count: panels from as many rows as a static one.
+        Value many = arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::uge, rowsR,
+                                           constIndex(fb, panelRows(encoding)));
+        slice = scf::IfOp::create(
+                    fb, loc, many,
+                    [&](OpBuilder &tb, Location) {
+                      scf::YieldOp::create(
+                          tb, loc, panels(tb, loc, args, rowsR, panelRowTiles, slice));
+                    },
+                    [&](OpBuilder &eb, Location) {
+                      scf::YieldOp::create(
+                          eb, loc, allRows(eb, args, constIndex(eb, 0), len, slice));
+                    })
+                    .getResult(0);
+      } else {
         slice = allRows(fb, args, constIndex(fb, 0), len, slice);
+      }
       fb.setInsertionPointToStart(forall.getTerminator().getBody());
       tensor::ParallelInsertSliceOp::create(fb, loc, slice, shared, offsets,
                                             sizes, strides);
@@ -460,7 +482,10 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
   }
 
 private:
-  /// Static lhs rows from which the weights are decoded into panels. A
+  /// Lhs rows from which the weights are decoded into panels (checked at
+  /// run time for a run-time row count, which then has both versions: a
+  /// Q6_K qmatmul of 4096 x 4096 compiled in 120 ms where it took 75, and
+  /// 64 rows ran in 7.4 ms where they took 14). A
   /// K-quant's decoding (6-bit scales, high bits) costs about what the
   /// FMAs that use it do: at 8 rows panels were 1.2x faster, at 64 2x
   /// (K = N = 4096, 2 threads, the same bits). Q4_0's (a nibble and one
@@ -480,15 +505,16 @@ private:
     /// chunk, if decoded ahead (else each tile decodes its own).
     Value panel, panelRow;
     /// With a panel: the blocks [blockLo, blockHi) of K a tile sums, its
-    /// sums carried in `partials` ([R, panel rows, kLanes]) between them.
-    Value blockLo, blockHi;
+    /// sums carried in `partials` ([R, panel rows, kLanes]) between them;
+    /// the last lhs row, which tile rows past it read.
+    Value blockLo, blockHi, lastLhsRow;
   };
 
   /// `acc` with the chunk's weight rows decoded a panel at a time, each
   /// panel's columns of every lhs row computed by `tiles` from it.
   template <typename Tiles>
-  static Value panels(OpBuilder &b, Location loc, const KernelArgs &a, Tiles tiles,
-                      Value acc) {
+  static Value panels(OpBuilder &b, Location loc, const KernelArgs &a, Value lhsRows,
+                      Tiles tiles, Value acc) {
     int64_t rows = std::clamp<int64_t>(kPanelBytes / (4 * a.k) / kCols * kCols, kCols, kChunk);
     BlockLayout layout = getBlockLayout(a.encoding);
     Value lastRow = arith::SubIOp::create(b, loc, a.n, constIndex(b, 1));
@@ -534,11 +560,19 @@ private:
           Value end = arith::MinSIOp::create(
               pb, loc, arith::AddIOp::create(pb, loc, p0, constIndex(pb, rows)), a.len);
           // Every tile over a block of K at a time, its sums kept between.
-          int64_t lhsRows = cast<RankedTensorType>(a.x.getType()).getDimSize(0);
           int64_t blocks = a.k / layout.elements;
           int64_t step = std::max<int64_t>(1, kPanelK / layout.elements);
+          // (Rows up to a whole number of tiles: the last tile's padding.)
+          Value paddedRows = arith::MulIOp::create(
+              pb, loc,
+              arith::CeilDivUIOp::create(pb, loc, lhsRows, constIndex(pb, kRows)),
+              constIndex(pb, kRows));
           Value partials = tensor::EmptyOp::create(
-              pb, loc, ArrayRef<int64_t>{lhsRows, rows, BlockDecoder::kLanes}, pb.getF32Type());
+              pb, loc,
+              ArrayRef<OpFoldResult>{paddedRows, pb.getIndexAttr(rows),
+                                     pb.getIndexAttr(BlockDecoder::kLanes)},
+              pb.getF32Type());
+          panelArgs.lastLhsRow = arith::SubIOp::create(pb, loc, lhsRows, constIndex(pb, 1));
           auto summed = scf::ForOp::create(
               pb, loc, constIndex(pb, 0), constIndex(pb, blocks), constIndex(pb, step), ValueRange{partials},
               [&](OpBuilder &sb, Location, Value lo, ValueRange sums) {
@@ -550,7 +584,7 @@ private:
               });
           // Then each output's kLanes sums added up, as the tiles do.
           auto written = scf::ForOp::create(
-              pb, loc, constIndex(pb, 0), constIndex(pb, lhsRows), constIndex(pb, 1), pAcc,
+              pb, loc, constIndex(pb, 0), lhsRows, constIndex(pb, 1), pAcc,
               [&](OpBuilder &wb, Location, Value m, ValueRange rowAcc) {
                 auto cols = scf::ForOp::create(
                     wb, loc, p0, end, constIndex(wb, kCols), rowAcc,
@@ -675,6 +709,8 @@ private:
             // and multiplied by all of them.
             SmallVector<std::array<Value, 2>> xs;
             for (Value xr : xRows) {
+              if (a.panel)
+                xr = arith::MinSIOp::create(kb, loc, xr, a.lastLhsRow);
               std::array<Value, 2> pair;
               for (int64_t v = 0; v < 2; ++v) {
                 Value k = arith::AddIOp::create(kb, loc, kg, constIndex(kb, lanes * v));
