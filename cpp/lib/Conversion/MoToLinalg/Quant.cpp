@@ -485,9 +485,8 @@ private:
   /// Lhs rows from which the weights are decoded into panels (checked at
   /// run time for a run-time row count, which then has both versions: a
   /// Q6_K qmatmul of 4096 x 4096 compiled in 120 ms where it took 75, and
-  /// 64 rows ran in 7.4 ms where they took 14). A
-  /// K-quant's decoding (6-bit scales, high bits) costs about what the
-  /// FMAs that use it do: at 8 rows panels were 1.2x faster, at 64 2x
+  /// 64 rows ran in 7.4 ms where they took 14). A K-quant's decoding
+  /// (6-bit scales, high bits) costs about what the FMAs that use it do: at 8 rows panels were 1.2x faster, at 64 2x
   /// (K = N = 4096, 2 threads, the same bits). Q4_0's (a nibble and one
   /// scale) costs little: at 8-32 rows panels were 2-11% slower, at 64 and
   /// 128 2-9% faster.
@@ -504,9 +503,10 @@ private:
     /// The decoded weight rows [panelRow, panelRow + panel rows) of the
     /// chunk, if decoded ahead (else each tile decodes its own).
     Value panel, panelRow;
-    /// With a panel: the blocks [blockLo, blockHi) of K a tile sums, its
-    /// sums carried in `partials` ([R, panel rows, kLanes]) between them;
-    /// the last lhs row, which tile rows past it read.
+    /// With a panel: the blocks [blockLo, blockHi) of K a tile sums (its
+    /// sums carried between them in a buffer of [R rounded up to kRows,
+    /// panel rows, kLanes]) and the last lhs row, which tile rows past it
+    /// read.
     Value blockLo, blockHi, lastLhsRow;
   };
 
@@ -515,7 +515,8 @@ private:
   template <typename Tiles>
   static Value panels(OpBuilder &b, Location loc, const KernelArgs &a, Value lhsRows,
                       Tiles tiles, Value acc) {
-    int64_t rows = std::clamp<int64_t>(kPanelBytes / (4 * a.k) / kCols * kCols, kCols, kChunk);
+    int64_t rows =
+        std::clamp<int64_t>(kPanelBytes / (4 * a.k) / kCols * kCols, kCols, kChunk);
     BlockLayout layout = getBlockLayout(a.encoding);
     Value lastRow = arith::SubIOp::create(b, loc, a.n, constIndex(b, 1));
     auto loop = scf::ForOp::create(
@@ -525,15 +526,17 @@ private:
                                                 pb.getF32Type());
           // Weight rows past the last decode the last (never written out).
           auto decoded = scf::ForOp::create(
-              pb, loc, constIndex(pb, 0), constIndex(pb, rows), constIndex(pb, 1), ValueRange{empty},
+              pb, loc, constIndex(pb, 0), constIndex(pb, rows), constIndex(pb, 1),
+              ValueRange{empty},
               [&](OpBuilder &rb, Location, Value r, ValueRange panel) {
                 Value row = arith::MinSIOp::create(
                     rb, loc,
                     arith::AddIOp::create(rb, loc, arith::AddIOp::create(rb, loc, a.n0, p0), r),
                     lastRow);
                 auto blocks = scf::ForOp::create(
-                    rb, loc, constIndex(rb, 0), constIndex(rb, a.k / layout.elements), constIndex(rb, 1),
-                    panel, [&](OpBuilder &kb, Location, Value block, ValueRange out) {
+                    rb, loc, constIndex(rb, 0), constIndex(rb, a.k / layout.elements),
+                    constIndex(rb, 1), panel,
+                    [&](OpBuilder &kb, Location, Value block, ValueRange out) {
                       BlockDecoder decoder(kb, loc, a.rhs, row, a.encoding);
                       decoder.begin(block);
                       Value k0 = arith::MulIOp::create(kb, loc, block,
@@ -574,7 +577,8 @@ private:
               pb.getF32Type());
           panelArgs.lastLhsRow = arith::SubIOp::create(pb, loc, lhsRows, constIndex(pb, 1));
           auto summed = scf::ForOp::create(
-              pb, loc, constIndex(pb, 0), constIndex(pb, blocks), constIndex(pb, step), ValueRange{partials},
+              pb, loc, constIndex(pb, 0), constIndex(pb, blocks), constIndex(pb, step),
+              ValueRange{partials},
               [&](OpBuilder &sb, Location, Value lo, ValueRange sums) {
                 panelArgs.blockLo = lo;
                 panelArgs.blockHi = arith::MinSIOp::create(
