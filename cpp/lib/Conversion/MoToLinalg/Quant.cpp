@@ -245,25 +245,37 @@ Value groupK(OpBuilder &b, Location loc, Value k0, Value g, int64_t v) {
                             constIndex(b, BlockDecoder::kLanes * v)));
 }
 
-/// `value` through `body(g, low, value)` for each group of a block, in a
+/// `dest` with group `g`'s two decoded vectors written at its `row`, from
+/// the k of the group in the block at `k0`.
+SmallVector<Value> writeGroup(OpBuilder &b, Location loc, std::array<Value, 2> vectors,
+                              Value dest, Value row, Value k0, Value g) {
+  for (int64_t v = 0; v < 2; ++v)
+    dest = vector::TransferWriteOp::create(b, loc, vectors[v], dest,
+                                           ValueRange{row, groupK(b, loc, k0, g, v)},
+                                           ArrayRef<bool>{true})
+               .getResult();
+  return {dest};
+}
+
+/// `values` through `body(g, low, values)` for each group of a block, in a
 /// loop if several: one copy of the code per loop (unrolled, a K-quant's
 /// 8 groups took 3x the compile time); a K-quant's first 4 groups, whose
 /// scales decode another way, a loop of their own (`low`).
 template <typename Body>
-void forGroups(OpBuilder &b, Location loc, QuantEncoding encoding, Value &value,
-                      Body body) {
+void forGroups(OpBuilder &b, Location loc, QuantEncoding encoding,
+               SmallVectorImpl<Value> &values, Body body) {
   int64_t groups = BlockDecoder::groups(encoding);
   auto run = [&](int64_t lo, int64_t hi, std::optional<bool> low) {
     if (hi - lo == 1) {
-      value = body(b, constIndex(b, lo), low, value);
+      values = body(b, constIndex(b, lo), low, ValueRange(values));
       return;
     }
     auto loop = scf::ForOp::create(
-        b, loc, constIndex(b, lo), constIndex(b, hi), constIndex(b, 1), ValueRange{value},
+        b, loc, constIndex(b, lo), constIndex(b, hi), constIndex(b, 1), values,
         [&](OpBuilder &gb, Location, Value g, ValueRange carried) {
-          scf::YieldOp::create(gb, loc, body(gb, g, low, carried[0]));
+          scf::YieldOp::create(gb, loc, body(gb, g, low, carried));
         });
-    value = loop.getResult(0);
+    values.assign(loop.getResults().begin(), loop.getResults().end());
   };
   if (encoding == QuantEncoding::Q4_K || encoding == QuantEncoding::Q5_K) {
     run(0, groups / 2, true);
@@ -331,17 +343,11 @@ struct DequantizeToKernel : OpConversionPattern<DequantizeOp> {
             BlockDecoder decoder(kb, loc, in, row, op.getEncoding());
             decoder.begin(block);
             Value k0 = arith::MulIOp::create(kb, loc, block, constIndex(kb, layout.elements));
-            Value written = carried[0];
+            SmallVector<Value> written{carried[0]};
             forGroups(kb, loc, op.getEncoding(), written,
-                      [&](OpBuilder &gb, Value g, std::optional<bool> low, Value w) {
-                        std::array<Value, 2> vectors = decoder.group(g, low);
-                        for (int64_t v = 0; v < 2; ++v)
-                          w = vector::TransferWriteOp::create(
-                                  gb, loc, vectors[v], w,
-                                  ValueRange{constIndex(gb, 0), groupK(gb, loc, k0, g, v)},
-                                  ArrayRef<bool>{true})
-                                  .getResult();
-                        return w;
+                      [&](OpBuilder &gb, Value g, std::optional<bool> low, ValueRange w) {
+                        return writeGroup(gb, loc, decoder.group(g, low), w[0],
+                                          constIndex(gb, 0), k0, g);
                       });
             scf::YieldOp::create(kb, loc, written);
           });
@@ -443,14 +449,8 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
           acc = rowTiles(rb, loc, a, 1, whole, rowsR, lo, hi, acc);
         return acc;
       };
-      // Reading a panel, 4-row tiles only, the last padded (its rows past
-      // the end read the last and sum into rows of the buffer never read).
-      auto panelRowTiles = [&](OpBuilder &rb, const KernelArgs &a, Value lo, Value hi,
-                               Value acc) {
-        return rowTiles(rb, loc, a, kRows, constIndex(rb, 0), rowsR, lo, hi, acc);
-      };
       if (!ShapedType::isDynamic(r) && r >= panelRows(encoding)) {
-        slice = panels(fb, loc, args, rowsR, panelRowTiles, slice);
+        slice = panels(fb, loc, args, rowsR, slice);
       } else if (ShapedType::isDynamic(r)) {
         // A run-time row count: panels from as many rows as a static one.
         Value many = arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::uge, rowsR,
@@ -459,7 +459,7 @@ struct QMatmulToKernel : OpConversionPattern<QMatmulOp> {
                     fb, loc, many,
                     [&](OpBuilder &tb, Location) {
                       scf::YieldOp::create(
-                          tb, loc, panels(tb, loc, args, rowsR, panelRowTiles, slice));
+                          tb, loc, panels(tb, loc, args, rowsR, slice));
                     },
                     [&](OpBuilder &eb, Location) {
                       scf::YieldOp::create(
@@ -511,10 +511,11 @@ private:
   };
 
   /// `acc` with the chunk's weight rows decoded a panel at a time, each
-  /// panel's columns of every lhs row computed by `tiles` from it.
-  template <typename Tiles>
+  /// panel's columns of every lhs row computed from it in tiles of 4 rows,
+  /// the last padded (its rows past the end read the last and sum into
+  /// rows of the buffer never read).
   static Value panels(OpBuilder &b, Location loc, const KernelArgs &a, Value lhsRows,
-                      Tiles tiles, Value acc) {
+                      Value acc) {
     int64_t rows =
         std::clamp<int64_t>(kPanelBytes / (4 * a.k) / kCols * kCols, kCols, kChunk);
     BlockLayout layout = getBlockLayout(a.encoding);
@@ -541,17 +542,12 @@ private:
                       decoder.begin(block);
                       Value k0 = arith::MulIOp::create(kb, loc, block,
                                                        constIndex(kb, layout.elements));
-                      Value written = out[0];
+                      SmallVector<Value> written{out[0]};
                       forGroups(kb, loc, a.encoding, written,
-                                [&](OpBuilder &gb, Value g, std::optional<bool> low, Value w) {
-                                  std::array<Value, 2> vectors = decoder.group(g, low);
-                                  for (int64_t v = 0; v < 2; ++v)
-                                    w = vector::TransferWriteOp::create(
-                                            gb, loc, vectors[v], w,
-                                            ValueRange{r, groupK(gb, loc, k0, g, v)},
-                                            ArrayRef<bool>{true})
-                                            .getResult();
-                                  return w;
+                                [&](OpBuilder &gb, Value g, std::optional<bool> low,
+                                    ValueRange w) {
+                                  return writeGroup(gb, loc, decoder.group(g, low), w[0], r,
+                                                    k0, g);
                                 });
                       scf::YieldOp::create(kb, loc, written);
                     });
@@ -584,7 +580,9 @@ private:
                 panelArgs.blockHi = arith::MinSIOp::create(
                     sb, loc, arith::AddIOp::create(sb, loc, lo, constIndex(sb, step)),
                     constIndex(sb, blocks));
-                scf::YieldOp::create(sb, loc, tiles(sb, panelArgs, p0, end, sums[0]));
+                scf::YieldOp::create(sb, loc,
+                                     rowTiles(sb, loc, panelArgs, kRows, constIndex(sb, 0),
+                                              lhsRows, p0, end, sums[0]));
               });
           // Then each output's kLanes sums added up, as the tiles do.
           auto written = scf::ForOp::create(
@@ -648,24 +646,33 @@ private:
     constexpr int64_t lanes = BlockDecoder::kLanes;
     Type f32 = b.getF32Type();
     auto vecType = VectorType::get({lanes}, f32);
-    // Weight rows past the last read the last (their sums are not written).
-    Value lastRow = arith::SubIOp::create(b, loc, a.n, constIndex(b, 1));
-    SmallVector<Value> wRows, xRows;
-    for (int64_t c = 0; c < kCols; ++c) {
-      Value r = arith::AddIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, a.n0, c0), constIndex(b, c));
-      wRows.push_back(arith::MinSIOp::create(b, loc, r, lastRow));
-    }
-    for (int64_t r = 0; r < rows; ++r)
+    SmallVector<Value> xRows, xReads, wRows, panelCols;
+    for (int64_t r = 0; r < rows; ++r) {
       xRows.push_back(arith::AddIOp::create(b, loc, m0, constIndex(b, r)));
+      // Reading a panel, a padded tile's rows past the last read the last.
+      xReads.push_back(a.panel ? arith::MinSIOp::create(b, loc, xRows.back(), a.lastLhsRow)
+                               : xRows.back());
+    }
+    if (a.panel) {
+      // The tile's weight rows in the panel (and in its partial sums).
+      for (int64_t c = 0; c < kCols; ++c)
+        panelCols.push_back(arith::AddIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, c0, a.panelRow), constIndex(b, c)));
+    } else {
+      // Weight rows past the last read the last (their sums are not written).
+      Value lastRow = arith::SubIOp::create(b, loc, a.n, constIndex(b, 1));
+      for (int64_t c = 0; c < kCols; ++c) {
+        Value r = arith::AddIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, a.n0, c0), constIndex(b, c));
+        wRows.push_back(arith::MinSIOp::create(b, loc, r, lastRow));
+      }
+    }
     Value zero = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
     SmallVector<Value> inits(rows * kCols, zero);
     // A panel's partial sums: where the previous blocks of K left them.
     auto partial = [&](int64_t r, int64_t c) -> SmallVector<Value> {
-      Value col = arith::AddIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, c0, a.panelRow), constIndex(b, c));
-      return {xRows[r], col, constIndex(b, 0)};
+      return {xRows[r], panelCols[c], constIndex(b, 0)};
     };
     Value pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     if (a.panel) {
@@ -680,81 +687,47 @@ private:
                                              ArrayRef<bool>{true}));
     }
     BlockLayout layout = getBlockLayout(a.encoding);
-    int64_t groups = BlockDecoder::groups(a.encoding);
     Value blockLo = a.panel ? a.blockLo : constIndex(b, 0);
     Value blockHi = a.panel ? a.blockHi : constIndex(b, a.k / layout.elements);
     auto blocks = scf::ForOp::create(
         b, loc, blockLo, blockHi, constIndex(b, 1), inits,
         [&](OpBuilder &kb, Location, Value block, ValueRange sums) {
-          SmallVector<Value> next(sums);
           SmallVector<BlockDecoder> decoders;
-          if (!a.panel)
-            for (Value r : wRows) {
-              decoders.emplace_back(kb, loc, a.rhs, r, a.encoding);
-              decoders.back().begin(block);
-            }
-          Value k0 = arith::MulIOp::create(kb, loc, block, constIndex(kb, layout.elements));
-          // The groups [lo, hi) of the block, in a loop if several: one copy
-          // of the code per loop (unrolled, a K-quant's 8 groups took 3x
-          // the compile time). `low`: whether the groups are a K-quant's
-          // first 4, whose scales decode another way, if known.
-          auto groupsOf = [&](int64_t lo, int64_t hi, std::optional<bool> low) {
-            Value g = constIndex(kb, lo);
-            scf::ForOp loop;
-            if (hi - lo > 1) {
-              loop = scf::ForOp::create(kb, loc, g, constIndex(kb, hi), constIndex(kb, 1), next);
-              kb.setInsertionPointToStart(loop.getBody());
-              g = loop.getInductionVar();
-              next.assign(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
-            }
-            Value kg = arith::AddIOp::create(
-                kb, loc, k0, arith::MulIOp::create(kb, loc, g, constIndex(kb, 32)));
-            // The tile's lhs vectors first, then each weight row's decoded
-            // and multiplied by all of them.
-            SmallVector<std::array<Value, 2>> xs;
-            for (Value xr : xRows) {
-              if (a.panel)
-                xr = arith::MinSIOp::create(kb, loc, xr, a.lastLhsRow);
-              std::array<Value, 2> pair;
-              for (int64_t v = 0; v < 2; ++v) {
-                Value k = arith::AddIOp::create(kb, loc, kg, constIndex(kb, lanes * v));
-                pair[v] = vector::TransferReadOp::create(
-                    kb, loc, vecType, a.x, ValueRange{xr, k}, pad, ArrayRef<bool>{true});
-              }
-              xs.push_back(pair);
-            }
-            for (int64_t c = 0; c < kCols; ++c) {
-              std::array<Value, 2> w;
-              if (a.panel) {
-                Value row = arith::AddIOp::create(
-                    kb, loc, arith::SubIOp::create(kb, loc, c0, a.panelRow), constIndex(kb, c));
-                for (int64_t v = 0; v < 2; ++v) {
-                  Value k = arith::AddIOp::create(kb, loc, kg, constIndex(kb, lanes * v));
-                  w[v] = vector::TransferReadOp::create(kb, loc, vecType, a.panel,
-                                                        ValueRange{row, k}, pad,
-                                                        ArrayRef<bool>{true});
-                }
-              } else {
-                w = decoders[c].group(g, low);
-              }
-              for (int64_t r = 0; r < rows; ++r)
-                for (int64_t v = 0; v < 2; ++v) {
-                  Value &s = next[r * kCols + c];
-                  s = vector::FMAOp::create(kb, loc, w[v], xs[r][v], s);
-                }
-            }
-            if (!loop)
-              return;
-            scf::YieldOp::create(kb, loc, next);
-            kb.setInsertionPointAfter(loop);
-            next.assign(loop.getResults().begin(), loop.getResults().end());
-          };
-          if (a.encoding == QuantEncoding::Q4_K || a.encoding == QuantEncoding::Q5_K) {
-            groupsOf(0, groups / 2, true);
-            groupsOf(groups / 2, groups, false);
-          } else {
-            groupsOf(0, groups, std::nullopt);
+          for (Value r : wRows) {
+            decoders.emplace_back(kb, loc, a.rhs, r, a.encoding);
+            decoders.back().begin(block);
           }
+          Value k0 = arith::MulIOp::create(kb, loc, block, constIndex(kb, layout.elements));
+          SmallVector<Value> next(sums);
+          forGroups(kb, loc, a.encoding, next,
+                    [&](OpBuilder &gb, Value g, std::optional<bool> low, ValueRange carried) {
+                      SmallVector<Value> sum(carried);
+                      Value kg = arith::AddIOp::create(
+                          gb, loc, k0, arith::MulIOp::create(gb, loc, g, constIndex(gb, 32)));
+                      auto read = [&](Value source, Value row, int64_t v) -> Value {
+                        Value k = arith::AddIOp::create(gb, loc, kg, constIndex(gb, lanes * v));
+                        return vector::TransferReadOp::create(gb, loc, vecType, source,
+                                                              ValueRange{row, k}, pad,
+                                                              ArrayRef<bool>{true});
+                      };
+                      // The tile's lhs vectors first, then each weight row's
+                      // (decoded, or read from the panel) times all of them.
+                      SmallVector<std::array<Value, 2>> xs;
+                      for (Value xr : xReads)
+                        xs.push_back({read(a.x, xr, 0), read(a.x, xr, 1)});
+                      for (int64_t c = 0; c < kCols; ++c) {
+                        std::array<Value, 2> w =
+                            a.panel ? std::array<Value, 2>{read(a.panel, panelCols[c], 0),
+                                                           read(a.panel, panelCols[c], 1)}
+                                    : decoders[c].group(g, low);
+                        for (int64_t r = 0; r < rows; ++r)
+                          for (int64_t v = 0; v < 2; ++v) {
+                            Value &s = sum[r * kCols + c];
+                            s = vector::FMAOp::create(gb, loc, w[v], xs[r][v], s);
+                          }
+                      }
+                      return sum;
+                    });
           scf::YieldOp::create(kb, loc, next);
         });
     if (a.panel) {

@@ -97,9 +97,9 @@ mo.graph @dq6(%q: !mo.tensor<[2, 210], ui8>) -> !mo.tensor<[2, 256], f32> {
 // CHECK: tensor.empty() : tensor<12x32x16xf32>
 // CHECK: scf.for %{{.+}} = %c0 to %c8 step %c4 iter_args(%{{.+}}) -> (tensor<?x32x16xf32>)
 // CHECK: scf.for %{{.+}} = %[[P0]] to %{{.+}} step %c4
-// CHECK: scf.for %{{.+}} = %c0 to %c9 step %c4
+// CHECK: scf.for %[[M0:.+]] = %c0 to %c9 step %c4
+// CHECK: arith.minsi %[[M0]], %c8 : index
 // CHECK: vector.transfer_read %{{.+}} : tensor<?x32x16xf32>, vector<16xf32>
-// CHECK: arith.minsi %{{.+}}, %c8 : index
 // CHECK: vector.transfer_read %{{.+}} : tensor<32x2048xf32>, vector<16xf32>
 // CHECK: vector.fma
 // CHECK: vector.transfer_write %{{.+}} : vector<16xf32>, tensor<?x32x16xf32>
