@@ -32,8 +32,8 @@ using namespace mlir;
 
 namespace {
 
-constexpr StringLiteral kScheduleAttr = "mo.schedule";
-constexpr StringLiteral kFusedIntoAttr = "mo.fused_into";
+using mo::kFusedIntoAttr;
+using mo::kScheduleAttr;
 constexpr StringLiteral kGroupAttr = "mo.schedule_group";
 
 /// Ops that each function takes a copy of, rather than one holding them
@@ -66,8 +66,7 @@ void collectUsers(Block &block, Value value, SmallVectorImpl<Operation *> &users
 
 /// Whether `value` is defined inside `op` (in one of its regions).
 bool isDefinedIn(Value value, Operation *op) {
-  return op->isProperAncestor(value.getParentBlock()->getParentOp()) ||
-         value.getParentBlock()->getParentOp() == op;
+  return op->isAncestor(value.getParentBlock()->getParentOp());
 }
 
 /// The groups of one block: a scheduled op each, with the ops fused into
@@ -113,38 +112,7 @@ public:
     for (Operation *op : members)
       if (!isMemoryEffectFree(op))
         dropped.insert(leader(op));
-    for (bool changed = true; changed;) {
-      changed = false;
-      DenseMap<Operation *, size_t> last;
-      for (Operation *op : members) {
-        size_t &end = last[leader(op)];
-        end = std::max(end, position[op]);
-      }
-      for (Operation *op : members) {
-        if (dropped.contains(leader(op)))
-          continue;
-        size_t end = last[leader(op)];
-        SmallVector<Operation *> users;
-        for (Value result : op->getResults())
-          collectUsers(block, result, users);
-        for (Operation *owner : users) {
-          if (members.contains(owner) && leader(owner) == leader(op))
-            continue;
-          if (members.contains(owner) && !dropped.contains(leader(owner))) {
-            if (last[leader(owner)] < end) {
-              join(owner, op); // the user's group then ends after this one
-              changed = true;
-            }
-          } else if (position[owner] < end) {
-            dropped.insert(leader(op));
-            changed = true;
-          }
-          if (changed)
-            break;
-        }
-        if (changed)
-          break;
-      }
+    while (settleOrder()) {
     }
     DenseMap<Operation *, unsigned> index;
     SmallVector<SmallVector<Operation *>> groups;
@@ -160,6 +128,40 @@ public:
   }
 
 private:
+  /// One step towards groups that can be called where their last op is:
+  /// the first group found whose result a later group needs before its own
+  /// last op absorbs that group, or one whose result an op outside needs
+  /// then is dropped. Whether it found one.
+  bool settleOrder() {
+    DenseMap<Operation *, size_t> last;
+    for (Operation *op : members) {
+      size_t &end = last[leader(op)];
+      end = std::max(end, position[op]);
+    }
+    for (Operation *op : members) {
+      if (dropped.contains(leader(op)))
+        continue;
+      size_t end = last[leader(op)];
+      SmallVector<Operation *> users;
+      for (Value result : op->getResults())
+        collectUsers(block, result, users);
+      for (Operation *owner : users) {
+        bool grouped = members.contains(owner) && !dropped.contains(leader(owner));
+        if (grouped && leader(owner) == leader(op))
+          continue;
+        if (grouped && last[leader(owner)] < end) {
+          join(owner, op); // the user's group then ends after this one
+          return true;
+        }
+        if (!grouped && position[owner] < end) {
+          dropped.insert(leader(op));
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   void join(Operation *a, Operation *b) {
     members.insert(a);
     members.insert(b);

@@ -53,8 +53,6 @@ namespace mlir::mo {
 
 using namespace mlir;
 
-static constexpr StringLiteral kScheduleAttr = "mo.schedule";
-
 static const char *const kScheduleLibrary =
 #include "ScheduleLibrary.inc"
     ;
@@ -130,8 +128,6 @@ DictionaryAttr schedule(MLIRContext *ctx, StringRef kind,
   return schedule(ctx, kind, Builder(ctx).getI64ArrayAttr(sizes));
 }
 
-static constexpr StringLiteral kFusedIntoAttr = "mo.fused_into";
-
 /// The largest filter a direct convolution reads as it is: half of the L2
 /// of the machines measured (2 MiB a core).
 static constexpr int64_t kStreamedFilterBytes = 1 << 20;
@@ -148,9 +144,9 @@ void scheduleFused(Operation *root, DictionaryAttr record, ArrayRef<Operation *>
   Builder b(root->getContext());
   NamedAttrList entries(record);
   entries.set("fuse", b.getI64IntegerAttr(group));
-  root->setAttr(kScheduleAttr, entries.getDictionary(root->getContext()));
+  root->setAttr(mo::kScheduleAttr, entries.getDictionary(root->getContext()));
   for (Operation *op : members)
-    op->setAttr(kFusedIntoAttr, b.getI64IntegerAttr(group));
+    op->setAttr(mo::kFusedIntoAttr, b.getI64IntegerAttr(group));
 }
 
 /// The elementwise op (bias, activation, residual) that is `result`'s one
@@ -444,7 +440,7 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                                  builder.getI64IntegerAttr(cacheK)};
     if (fuseBatchPacks)
       sizes.append({builder.getI64IntegerAttr(m0), builder.getI64IntegerAttr(n0)});
-    product->setAttr(kScheduleAttr,
+    product->setAttr(mo::kScheduleAttr,
                      schedule(ctx, fuseBatchPacks ? "batch_mmt4d_packed" : "batch_mmt4d",
                               builder.getArrayAttr(sizes)));
   } else if (fuseA) {
@@ -461,7 +457,7 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
                       : schedule(ctx, "mmt4d_pack_rhs", {threadsN, 16, cacheK, n0}),
                   {packB}, group++);
   } else {
-    product->setAttr(kScheduleAttr,
+    product->setAttr(mo::kScheduleAttr,
                      schedule(ctx, "mmt4d", {threadsM, threadsN, 16, cacheK}));
   }
   // The relayouts: the packs no product takes in (tiles of one outer row,
@@ -476,12 +472,12 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
     if (batched)
       sizes.push_back(1);
     llvm::append_range(sizes, vector);
-    target->setAttr(kScheduleAttr,
+    target->setAttr(mo::kScheduleAttr,
                     schedule(ctx, batched ? "relayout_batched" : "relayout", sizes));
   };
   if (!fuseA && !fuseBatchPacks)
     relayout(packA, {1, 8}, {1, 8, m0, 1});
-  if (!packB->hasAttr(kFusedIntoAttr) && !fuseBatchPacks)
+  if (!packB->hasAttr(mo::kFusedIntoAttr) && !fuseBatchPacks)
     relayout(packB, {1, 4}, {1, 4, n0, 1});
   if (permuteBack) {
     // The tiles of the product's dims, in the unpack's.
@@ -489,7 +485,7 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
     for (int64_t dim : perm)
       sizes.push_back(tiles[dim]);
     llvm::append_range(sizes, ArrayRef<int64_t>{1, 1, 1, m0, n0});
-    unpack->setAttr(kScheduleAttr, schedule(ctx, "relayout_batched", sizes));
+    unpack->setAttr(mo::kScheduleAttr, schedule(ctx, "relayout_batched", sizes));
     auto expand = cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
     rewriter.setInsertionPoint(permuteBack);
     rewriter.replaceOp(permuteBack,
@@ -513,7 +509,7 @@ LogicalResult dataTileMatmul(RewriterBase &rewriter, linalg::LinalgOp op,
   linalg::GenericOp epilogue = elementwiseEpilogue(unpack.getResult());
   if (!epilogue)
     return success();
-  unpack->removeAttr(kScheduleAttr);
+  unpack->removeAttr(mo::kScheduleAttr);
   scheduleFused(epilogue, schedule(ctx, "unpack_epilogue", {m0, n0}), {unpack}, group++);
   return success();
 }
@@ -617,7 +613,7 @@ void convolveByChannelTiles(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
     auto conv = linalg::Conv2DNhwcHwcfOp::create(b, loc, init.getType(), ValueRange{input, w},
                                                  ValueRange{init}, op.getStrides(),
                                                  op.getDilations());
-    conv->setAttr(kScheduleAttr,
+    conv->setAttr(mo::kScheduleAttr,
                   schedule(ctx, byThreads ? "conv_serial" : "conv", {tw, tf, 1}));
     AffineExpr i = getAffineDimExpr(0, ctx);
     SmallVector<OpFoldResult> at(3, zero);
@@ -730,7 +726,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op,
                   group++);
     return success();
   }
-  op->setAttr(kScheduleAttr, schedule(op.getContext(), "conv", {tw, tf, 1}));
+  op->setAttr(mo::kScheduleAttr, schedule(op.getContext(), "conv", {tw, tf, 1}));
   return success();
 }
 
@@ -801,8 +797,8 @@ FailureOr<linalg::MatmulOp> im2colConv(RewriterBase &rewriter,
 /// reduction form (every map a projected permutation), with 2^16 or more
 /// iterations (or a count known only at run time) and no empty loop.
 bool isBigKernel(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op->hasAttr(kScheduleAttr) ||
-      op->hasAttr(kFusedIntoAttr) ||
+  if (!op.hasPureTensorSemantics() || op->hasAttr(mo::kScheduleAttr) ||
+      op->hasAttr(mo::kFusedIntoAttr) ||
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
     return false;
@@ -841,7 +837,7 @@ SmallVector<Operation *> rowChain(linalg::GenericOp root, unsigned rowLoops) {
       auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
       if (!producer || producer == root || chain.contains(producer) ||
           producer->getBlock() != root->getBlock() || !producer.hasPureTensorSemantics() ||
-          producer->hasAttr(kScheduleAttr) || producer->hasAttr(kFusedIntoAttr) ||
+          producer->hasAttr(mo::kScheduleAttr) || producer->hasAttr(mo::kFusedIntoAttr) ||
           producer.getNumLoops() < rowLoops ||
           llvm::any_of(ArrayRef(producer.getIteratorTypesArray()).take_front(rowLoops),
                        [](utils::IteratorType t) { return t != utils::IteratorType::parallel; }) ||
@@ -953,7 +949,7 @@ LogicalResult blockTranspose(linalg::LinalgOp op) {
     tiles[loop] = 0; // whole inside the tile
   }
   Builder b(op->getContext());
-  op->setAttr(kScheduleAttr,
+  op->setAttr(mo::kScheduleAttr,
               schedule(op->getContext(), "transpose", b.getArrayAttr({b.getI64ArrayAttr(tiles)})));
   return success();
 }
@@ -973,7 +969,7 @@ LogicalResult splitRows(linalg::LinalgOp op, int64_t threads) {
     SmallVector<int64_t> counts(i + 1, 1);
     counts[i] = threads;
     Builder b(op->getContext());
-    op->setAttr(kScheduleAttr, schedule(op->getContext(), "rows",
+    op->setAttr(mo::kScheduleAttr, schedule(op->getContext(), "rows",
                                         b.getArrayAttr({b.getI64ArrayAttr(counts)})));
     return success();
   }
@@ -1179,13 +1175,13 @@ struct MoApplySchedulesPass
     func::FuncOp func = getOperation();
     SmallVector<Operation *> scheduled;
     func.walk([&](Operation *op) {
-      if (op->hasAttr(kScheduleAttr))
+      if (op->hasAttr(mo::kScheduleAttr))
         scheduled.push_back(op);
     });
     if (scheduled.empty())
       return;
     for (Operation *op : scheduled) {
-      auto record = op->getAttrOfType<DictionaryAttr>(kScheduleAttr);
+      auto record = op->getAttrOfType<DictionaryAttr>(mo::kScheduleAttr);
       auto kind = record ? record.getAs<StringAttr>("kind") : StringAttr();
       auto sizes = record ? record.getAs<ArrayAttr>("sizes") : ArrayAttr();
       if (!kind || !sizes) {
@@ -1193,7 +1189,7 @@ struct MoApplySchedulesPass
                         "{kind = \"...\", sizes = [...]})");
         return signalPassFailure();
       }
-      op->removeAttr(kScheduleAttr);
+      op->removeAttr(mo::kScheduleAttr);
       SmallVector<SmallVector<transform::MappedValue>> extra;
       extra.push_back({op});
       // An integer is one parameter; a list, one parameter of several values.
@@ -1211,9 +1207,9 @@ struct MoApplySchedulesPass
       if (auto group = record.getAs<IntegerAttr>("fuse")) {
         SmallVector<transform::MappedValue> fused;
         func.walk([&](Operation *member) {
-          if (member->getAttr(kFusedIntoAttr) != group)
+          if (member->getAttr(mo::kFusedIntoAttr) != group)
             return;
-          member->removeAttr(kFusedIntoAttr);
+          member->removeAttr(mo::kFusedIntoAttr);
           fused.push_back(member);
         });
         std::reverse(fused.begin(), fused.end());

@@ -85,6 +85,13 @@ bool isKernel(func::FuncOp func);
 /// (mo-stream-stores), which code generation (moJitCompile) reads.
 constexpr llvm::StringLiteral kStreamingAttr = "mo-streaming";
 
+/// The op attribute mo-select-schedules records an op's schedule in
+/// (`{kind, sizes, fuse}`), and the one it marks the ops fused into that
+/// op's tiles with (the schedule's `fuse` group): what mo-apply-schedules
+/// and mo-split-schedules read.
+constexpr llvm::StringLiteral kScheduleAttr = "mo.schedule";
+constexpr llvm::StringLiteral kFusedIntoAttr = "mo.fused_into";
+
 /// The cache line of the CPUs mo targets (x86-64), in bytes: what streaming
 /// stores write whole and a prefetch brings in.
 constexpr int64_t kCacheLineBytes = 64;
